@@ -1,0 +1,106 @@
+"""Backward: Burn's consuming, container-returning backward pass."""
+from __future__ import annotations
+
+import threading
+
+import torch
+
+from ..errors import GraphConsumedError
+from .graph import GRAD, Node
+
+_grad_enabled = torch.is_grad_enabled
+_set_grad = torch._C._set_grad_enabled
+_lock = threading.Lock()
+
+
+def _node_id(node: Node) -> int:
+    return node.id
+
+
+def claim(root: Node) -> list[Node]:
+    """Returns the nodes reachable from ``root`` in reverse topological order, marked consumed.
+
+    Raises GraphConsumedError, before marking anything, if ``root`` or any intermediate it
+    depends on was consumed by an earlier backward. The check and the marking happen under one
+    lock, so two backward passes through the same step cannot both run it.
+    """
+    with _lock:
+        if root.consumed:
+            raise GraphConsumedError(
+                "backward has already consumed this tensor's step; Burn has no retain_graph: "
+                "combine losses that share intermediates into one loss before calling backward, "
+                "or recompute the forward pass"
+            )
+        seen = {root}
+        nodes = [root]
+        stack = [root]
+        pop = stack.pop
+        push = stack.append
+        while stack:
+            parents = pop().parents
+            if parents is None:
+                continue
+            for p in parents:
+                if p is None or p in seen:
+                    continue
+                if p.consumed:
+                    raise GraphConsumedError(
+                        f"backward needs intermediate step #{p.id} ({p.op.name}), which an earlier "
+                        "backward consumed; recompute the forward pass from its leaves, or detach() "
+                        "the intermediate to start a new lineage"
+                    )
+                seen.add(p)
+                nodes.append(p)
+                push(p)
+        for n in nodes:
+            if n.op is not None:
+                n.consumed = True
+    nodes.sort(key=_node_id, reverse=True)
+    return nodes
+
+
+def run_backward(root: Node, seed: torch.Tensor) -> dict[int, torch.Tensor]:
+    """Runs backward from ``root`` seeded with ``seed``; returns {leaf node id: gradient}.
+
+    Steps run in reverse topological order. Each step's saved tensors and its parent links are
+    released as soon as its rule has run, and each intermediate gradient is dropped once it has
+    been propagated. A gradient reached by several paths is summed, in place once the engine owns
+    the only reference to the sum.
+    """
+    nodes = claim(root)
+    grads = {root: seed}
+    owned = set()
+    result = {}
+    prev = _grad_enabled()
+    _set_grad(False)
+    try:
+        pop = grads.pop
+        get = grads.get
+        for node in nodes:
+            g = pop(node, None)
+            op = node.op
+            if op is None:
+                if g is not None and node.requirement == GRAD:
+                    result[node.id] = g if g.is_contiguous() else g.contiguous()
+                continue
+            if g is None:
+                node.release()
+                continue
+            pgs = op.backward(g, node)
+            parents = node.parents
+            node.release()
+            g = None
+            for p, pg in zip(parents, pgs):
+                if p is None or pg is None:
+                    continue
+                cur = get(p)
+                if cur is None:
+                    grads[p] = pg
+                elif p in owned:
+                    cur.add_(pg)
+                else:
+                    grads[p] = cur + pg
+                    owned.add(p)
+    finally:
+        _set_grad(prev)
+    return result

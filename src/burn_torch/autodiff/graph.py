@@ -1,0 +1,58 @@
+"""The recorded graph: one :class:`Node` per tracked tensor.
+
+A node is Burn's node and step in one object. ``requirement`` is ``GRAD`` for a leaf that retains
+its gradient (registered by ``require_grad()``) and ``GRAD_IN_BACKWARD`` for an intermediate whose
+gradient only lives during backward. An untracked tensor has no node at all (Burn's
+``Requirement::None``).
+
+An intermediate's step is its op-table entry, its parents' nodes and what the backward rule
+saved. Backward consumes the step: it sets ``consumed`` and drops ``parents``, ``saved`` and
+``attrs`` so their memory is freed. Leaves have no step and are never consumed, so parameter
+leaves can be reused in fresh forwards. Node ids grow monotonically, so every node's id exceeds
+its parents' ids and decreasing id order is a reverse topological order.
+"""
+from __future__ import annotations
+
+import itertools
+
+GRAD = 1
+GRAD_IN_BACKWARD = 2
+
+_next_id = itertools.count(1).__next__
+
+
+class Node:
+    """A tracked tensor's place in the graph (see the module docstring)."""
+
+    __slots__ = ("id", "requirement", "op", "parents", "saved", "attrs", "shape", "dtype", "consumed")
+
+    def __init__(self, requirement, op, parents, saved, attrs, shape, dtype):
+        self.id = _next_id()
+        self.requirement = requirement
+        self.op = op
+        self.parents = parents
+        self.saved = saved
+        self.attrs = attrs
+        self.shape = shape
+        self.dtype = dtype
+        self.consumed = False
+
+    def is_leaf(self) -> bool:
+        return self.op is None
+
+    def release(self) -> None:
+        """Consumes this step: marks it consumed and frees everything backward needed from it."""
+        self.consumed = True
+        self.parents = None
+        self.saved = None
+        self.attrs = None
+
+    def __repr__(self) -> str:
+        kind = "leaf" if self.op is None else self.op.name
+        state = ", consumed" if self.consumed else ""
+        return f"Node(#{self.id} {kind}{state})"
+
+
+def new_leaf(shape, dtype) -> Node:
+    """Returns a fresh leaf node that retains its gradient."""
+    return Node(GRAD, None, None, None, None, shape, dtype)

@@ -1,0 +1,146 @@
+"""Recording: runs an op-table entry's forward kernel and records a step when needed.
+
+This is the per-op hot path. It combines the operands' autodiff contexts (an operand without
+autodiff is a constant; two autodiff operands must share a checkpointing strategy), runs the torch
+kernel with torch autograd off, and, when at least one operand is tracked and the result is a
+float tensor, creates the result's node with the parents' nodes and what the rule needs saved.
+"""
+from __future__ import annotations
+
+import torch
+
+from ..errors import StrategyMismatchError
+from .graph import GRAD_IN_BACKWARD, Node
+
+_grad_enabled = torch.is_grad_enabled
+_set_grad = torch._C._set_grad_enabled
+
+_Tensor = None  # the public Tensor class, bound by burn_torch.tensor at import
+
+
+def bind_tensor_class(cls) -> None:
+    """Lets the recorder build public tensors without importing the tensor module."""
+    global _Tensor
+    _Tensor = cls
+
+
+def mismatch(ca, cb) -> StrategyMismatchError:
+    return StrategyMismatchError(
+        f"cannot combine autodiff tensors with different gradient checkpointing strategies "
+        f"({ca.name} and {cb.name}); create the other operand on moved.device() or align them "
+        f"with Tensor.with_gradient_checkpointing_strategy(...)"
+    )
+
+
+def combine_ctx(ca, cb):
+    """The autodiff context of a result of two operands; raises on a strategy mismatch."""
+    if ca is cb or cb is None:
+        return ca
+    if ca is None:
+        return cb
+    raise mismatch(ca, cb)
+
+
+def kernel_error(op, err: RuntimeError, datas) -> Exception:
+    """Turns torch's shape/dtype complaints into ValueError naming the op and the input shapes."""
+    if type(err) is not RuntimeError:
+        return err
+    flat = [t for d in datas for t in (d if isinstance(d, tuple) else (d,))]
+    shapes = ", ".join(str(list(t.shape)) for t in flat)
+    return ValueError(f"{op.name}: {err} (input shapes: {shapes})")
+
+
+def run(op, datas, *attrs):
+    """Runs ``op.forward(*datas, *attrs)`` with torch autograd off."""
+    prev = _grad_enabled()
+    _set_grad(False)
+    try:
+        return op.forward(*datas, *attrs)
+    except RuntimeError as e:
+        raise kernel_error(op, e, datas) from e
+    finally:
+        _set_grad(prev)
+
+
+def apply1(op, x, attrs=()):
+    """Applies a one-input op to tensor ``x``; returns the result tensor."""
+    data = x._data
+    prev = _grad_enabled()
+    _set_grad(False)
+    try:
+        out = op.forward(data, *attrs)
+    except RuntimeError as e:
+        raise kernel_error(op, e, (data,)) from e
+    finally:
+        _set_grad(prev)
+    t = _Tensor.__new__(_Tensor)
+    t._data = out
+    t._ctx = x._ctx
+    node = x._node
+    if node is None or not out.is_floating_point():
+        t._node = None
+        return t
+    parents = (node,)
+    t._node = Node(GRAD_IN_BACKWARD, op, parents, op.save((data,), out, parents), attrs,
+                   out.shape, out.dtype)
+    return t
+
+
+def apply2(op, a, b, attrs=()):
+    """Applies a two-input op to tensors ``a`` and ``b``; returns the result tensor."""
+    ca = a._ctx
+    cb = b._ctx
+    if ca is not cb:
+        ca = combine_ctx(ca, cb)
+    da = a._data
+    db = b._data
+    prev = _grad_enabled()
+    _set_grad(False)
+    try:
+        out = op.forward(da, db, *attrs)
+    except RuntimeError as e:
+        raise kernel_error(op, e, (da, db)) from e
+    finally:
+        _set_grad(prev)
+    t = _Tensor.__new__(_Tensor)
+    t._data = out
+    t._ctx = ca
+    na = a._node
+    nb = b._node
+    if (na is None and nb is None) or not out.is_floating_point():
+        t._node = None
+        return t
+    parents = (na, nb)
+    t._node = Node(GRAD_IN_BACKWARD, op, parents, op.save((da, db), out, parents), attrs,
+                   out.shape, out.dtype)
+    return t
+
+
+def applyn(op, tensors, attrs=()):
+    """Applies an op over a sequence of tensors; ``op.forward`` receives their storages as a tuple."""
+    ctx = None
+    for t in tensors:
+        c = t._ctx
+        if c is not None and c is not ctx:
+            ctx = c if ctx is None else combine_ctx(ctx, c)
+    datas = tuple(t._data for t in tensors)
+    out = run(op, (datas,), *attrs)
+    res = _Tensor.__new__(_Tensor)
+    res._data = out
+    res._ctx = ctx
+    parents = tuple(t._node for t in tensors)
+    if not out.is_floating_point() or all(p is None for p in parents):
+        res._node = None
+        return res
+    res._node = Node(GRAD_IN_BACKWARD, op, parents, op.save(datas, out, parents), attrs,
+                     out.shape, out.dtype)
+    return res
+
+
+def wrap(data, ctx, node=None):
+    """Builds a public tensor from storage, an autodiff context and an optional node."""
+    t = _Tensor.__new__(_Tensor)
+    t._data = data
+    t._ctx = ctx
+    t._node = node
+    return t

@@ -1,0 +1,127 @@
+"""TensorData: a tensor's values detached from any device or graph."""
+from __future__ import annotations
+
+import numpy as np
+import torch
+
+from .dtype import DType
+
+
+class TensorData:
+    """Values, shape and dtype of a tensor, held on the CPU.
+
+    Built by ``Tensor.to_data()`` or from nested lists / numpy arrays; ``Tensor.from_data``
+    accepts it back.
+    """
+
+    __slots__ = ("_values",)
+
+    def __init__(self, values, shape=None, dtype: "DType | None" = None) -> None:
+        t = as_torch(values, dtype.torch if dtype is not None else None)
+        if shape is not None:
+            t = t.reshape(list(shape))
+        self._values = t
+
+    @classmethod
+    def _of(cls, values: torch.Tensor) -> "TensorData":
+        d = object.__new__(cls)
+        d._values = values
+        return d
+
+    @property
+    def shape(self) -> list[int]:
+        return list(self._values.shape)
+
+    @property
+    def dtype(self) -> DType:
+        return DType.from_torch(self._values.dtype)
+
+    def num_elements(self) -> int:
+        return self._values.numel()
+
+    def to_list(self) -> list:
+        """The values as nested Python lists (a flat list for rank 1)."""
+        return self._values.tolist()
+
+    def to_numpy(self) -> np.ndarray:
+        """The values as a numpy array (bf16 becomes float32, which numpy lacks)."""
+        v = self._values
+        if v.dtype is torch.bfloat16:
+            v = v.float()
+        return v.numpy().copy()
+
+    def to_torch(self) -> torch.Tensor:
+        """The values as a CPU torch tensor."""
+        return self._values
+
+    def convert(self, dtype: DType) -> "TensorData":
+        """The same values converted to ``dtype``."""
+        return TensorData._of(self._values.to(dtype.torch))
+
+    def assert_eq(self, other: "TensorData", strict: bool = True) -> None:
+        """Raises AssertionError unless shapes and values are equal (and dtypes, if ``strict``)."""
+        other = other if isinstance(other, TensorData) else TensorData(other)
+        a, b = self._values, other._values
+        if list(a.shape) != list(b.shape):
+            raise AssertionError(f"shapes differ: {list(a.shape)} vs {list(b.shape)}")
+        if strict and a.dtype != b.dtype:
+            raise AssertionError(f"dtypes differ: {self.dtype.name} vs {other.dtype.name}")
+        if not torch.equal(a.to(torch.float64) if a.dtype != b.dtype else a,
+                           b.to(torch.float64) if a.dtype != b.dtype else b):
+            raise AssertionError(f"values differ:\n{a.tolist()}\nvs\n{b.tolist()}")
+
+    def assert_approx_eq(self, other: "TensorData", tolerance: float = 1e-5) -> None:
+        """Raises AssertionError unless shapes match and |a-b| <= tol * (1 + |b|) everywhere."""
+        other = other if isinstance(other, TensorData) else TensorData(other)
+        a = self._values.to(torch.float64)
+        b = other._values.to(torch.float64)
+        if list(a.shape) != list(b.shape):
+            raise AssertionError(f"shapes differ: {list(a.shape)} vs {list(b.shape)}")
+        if not torch.allclose(a, b, rtol=tolerance, atol=tolerance, equal_nan=True):
+            worst = (a - b).abs().max().item()
+            raise AssertionError(f"values differ by up to {worst:.3e} (tolerance {tolerance}):\n"
+                                 f"{a.tolist()}\nvs\n{b.tolist()}")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, TensorData):
+            return NotImplemented
+        a, b = self._values, other._values
+        return a.dtype == b.dtype and a.shape == b.shape and bool(torch.equal(a, b))
+
+    def __repr__(self) -> str:
+        return f"TensorData({self.to_list()}, shape={self.shape}, dtype={self.dtype.name})"
+
+    def __reduce__(self):
+        return (TensorData._of, (self._values,))
+
+
+def as_torch(values, dtype: "torch.dtype | None" = None) -> torch.Tensor:
+    """Converts nested lists, scalars, numpy arrays, TensorData or torch tensors to a CPU-or-same-device
+    torch tensor that never requires grad.
+
+    Python floats become float32 and ints int64 unless ``dtype`` says otherwise. Raises
+    ValueError for ragged nested lists and TypeError for unsupported element types.
+    """
+    if isinstance(values, TensorData):
+        t = values._values
+    elif isinstance(values, torch.Tensor):
+        t = values.detach()
+    elif isinstance(values, np.ndarray):
+        t = torch.from_numpy(np.ascontiguousarray(values))
+    else:
+        try:
+            arr = np.asarray(values)
+        except ValueError as e:
+            raise ValueError(f"ragged nested data cannot form a tensor: {e}") from None
+        if arr.dtype == object:
+            raise ValueError("ragged or non-numeric nested data cannot form a tensor")
+        if arr.dtype.kind == "f":
+            arr = arr.astype(np.float32) if dtype is None else arr
+        elif arr.dtype.kind in "iu":
+            arr = arr.astype(np.int64) if dtype is None else arr
+        elif arr.dtype.kind != "b":
+            raise TypeError(f"unsupported element type {arr.dtype} for a tensor")
+        t = torch.from_numpy(np.ascontiguousarray(arr))
+    if dtype is not None and t.dtype != dtype:
+        t = t.to(dtype)
+    return t

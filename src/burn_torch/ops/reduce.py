@@ -1,0 +1,42 @@
+"""Reductions. Burn's ``sum``/``mean`` return shape ``[1]``; ``*_dim`` keep the reduced dim."""
+import torch
+
+from .table import COMPUTE, defop
+
+
+def _sum_forward(x):
+    return torch.sum(x).reshape(1)
+
+
+def _mean_forward(x):
+    return torch.mean(x).reshape(1)
+
+
+def _sum_rule(g, n):
+    return (g.expand(n.parents[0].shape),)
+
+
+def _mean_rule(g, n):
+    shape = n.parents[0].shape
+    return ((g / shape.numel()).expand(shape),)
+
+
+def _mean_dim_rule(g, n):
+    shape = n.parents[0].shape
+    return ((g / shape[n.attrs[0]]).expand(shape),)
+
+
+def _sum_dim_forward(x, dim):
+    return torch.sum(x, dim, keepdim=True)
+
+
+def _mean_dim_forward(x, dim):
+    return torch.mean(x, dim, keepdim=True)
+
+
+SUM = defop("sum", _sum_forward, _sum_rule, COMPUTE)
+MEAN = defop("mean", _mean_forward, _mean_rule, COMPUTE)
+SUM_DIM = defop("sum_dim", _sum_dim_forward, _sum_rule, COMPUTE)
+MEAN_DIM = defop("mean_dim", _mean_dim_forward, _mean_dim_rule, COMPUTE)
+ARGMAX = defop("argmax", lambda x, dim: torch.argmax(x, dim, keepdim=True), None, COMPUTE)
+ARGMIN = defop("argmin", lambda x, dim: torch.argmin(x, dim, keepdim=True), None, COMPUTE)

@@ -1,0 +1,107 @@
+"""Quantized float tensors: Burn's ``QuantScheme`` on plain int8 storage plus a scale.
+
+Torch's own quantized dtypes are deprecated from torch 2.13, so values are stored as an int8
+torch tensor with a per-tensor float scale. Ops on a quantized tensor see its dequantized
+values. Quantized tensors cannot retain gradients: ``require_grad()`` and
+``set_require_grad(...)`` return them unchanged.
+"""
+from __future__ import annotations
+
+import enum
+
+import torch
+
+from .autodiff.record import wrap
+from .tensor import Tensor, _require_float
+
+
+class QuantMode(enum.Enum):
+    SYMMETRIC = "symmetric"
+
+
+class QuantLevel(enum.Enum):
+    TENSOR = "tensor"
+
+
+class QuantScheme:
+    """How to quantize: value type, mode and granularity. Only Burn's default is implemented:
+    signed int8, symmetric, one scale per tensor (``QuantScheme.default()``)."""
+
+    __slots__ = ("mode", "level", "qmax")
+
+    def __init__(self, mode: QuantMode = QuantMode.SYMMETRIC, level: QuantLevel = QuantLevel.TENSOR) -> None:
+        if mode is not QuantMode.SYMMETRIC or level is not QuantLevel.TENSOR:
+            raise NotImplementedError("only symmetric per-tensor int8 quantization is implemented")
+        self.mode = mode
+        self.level = level
+        self.qmax = 127
+
+    @classmethod
+    def default(cls) -> "QuantScheme":
+        return cls()
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, QuantScheme) and (self.mode, self.level) == (other.mode, other.level)
+
+    def __hash__(self) -> int:
+        return hash((self.mode, self.level))
+
+    def __repr__(self) -> str:
+        return f"QuantScheme({self.mode.name}, {self.level.name}, int8)"
+
+
+class QuantizedTensor(Tensor):
+    """A quantized Float tensor. ``_data`` (what ops read) is the dequantized view."""
+
+    __slots__ = ("_qvalues", "_scale", "_scheme", "_float_dtype")
+
+    @property
+    def _data(self) -> torch.Tensor:  # shadows the storage slot: every op sees float values
+        return self._qvalues.to(self._float_dtype) * self._scale
+
+    def is_quantized(self) -> bool:
+        return True
+
+    def dequantize(self) -> Tensor:
+        """The float tensor these values stand for, with this tensor's autodiff association."""
+        return wrap(self._data, self._ctx)
+
+    def require_grad(self) -> Tensor:
+        """Quantized tensors cannot retain gradients: returned unchanged."""
+        return self
+
+    def set_require_grad(self, require_grad: bool) -> Tensor:
+        """Quantized tensors cannot retain gradients: returned unchanged."""
+        return self
+
+    def quantize_dynamic(self, scheme=None) -> Tensor:
+        return self
+
+    def scheme(self) -> QuantScheme:
+        return self._scheme
+
+    def quantized_values(self) -> torch.Tensor:
+        """The int8 storage and, separately, :meth:`scale` give the exact quantized form."""
+        return self._qvalues
+
+    def scale(self) -> float:
+        return float(self._scale)
+
+
+def quantize(x: Tensor, scheme: QuantScheme) -> QuantizedTensor:
+    """Quantizes a Float tensor: ``q = round(x / s)`` clamped to ±127 with ``s = max|x| / 127``.
+
+    The result keeps ``x``'s autodiff association but is never tracked.
+    """
+    _require_float(x, "quantize_dynamic")
+    data = x._data
+    amax = data.detach().abs().max() if data.numel() else torch.tensor(0.0)
+    scale = (amax / scheme.qmax).item() or 1.0
+    q = QuantizedTensor.__new__(QuantizedTensor)
+    q._qvalues = torch.clamp(torch.round(data / scale), -scheme.qmax, scheme.qmax).to(torch.int8)
+    q._scale = scale
+    q._scheme = scheme
+    q._float_dtype = data.dtype
+    q._ctx = x._ctx
+    q._node = None
+    return q
