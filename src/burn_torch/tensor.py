@@ -38,6 +38,7 @@ from .ops import shape as S
 from .shape import Shape
 
 _Number = numbers.Number
+_ADD, _SUB, _MUL, _DIV, _MATMUL = E.ADD, E.SUB, E.MUL, E.DIV, L.MATMUL
 
 
 def _check_device(device) -> Device:
@@ -591,32 +592,32 @@ class Tensor:
         return apply1(E.NEG, self)
 
     def __add__(self, other):
-        if other.__class__ is Tensor:
-            return _binary(E.ADD, self, other)
+        if other.__class__ is Tensor and self._data.dtype is other._data.dtype:
+            return apply2(_ADD, self, other)
         return _operator(E.ADD, E.ADD_SCALAR, self, other)
 
     def __radd__(self, other):
         return _operator(E.ADD, E.ADD_SCALAR, self, other)
 
     def __sub__(self, other):
-        if other.__class__ is Tensor:
-            return _binary(E.SUB, self, other)
+        if other.__class__ is Tensor and self._data.dtype is other._data.dtype:
+            return apply2(_SUB, self, other)
         return _operator(E.SUB, E.SUB_SCALAR, self, other)
 
     def __rsub__(self, other):
         return _operator(None, E.RSUB_SCALAR, self, other)
 
     def __mul__(self, other):
-        if other.__class__ is Tensor:
-            return _binary(E.MUL, self, other)
+        if other.__class__ is Tensor and self._data.dtype is other._data.dtype:
+            return apply2(_MUL, self, other)
         return _operator(E.MUL, E.MUL_SCALAR, self, other)
 
     def __rmul__(self, other):
         return _operator(E.MUL, E.MUL_SCALAR, self, other)
 
     def __truediv__(self, other):
-        if other.__class__ is Tensor:
-            return _binary(E.DIV, self, other)
+        if other.__class__ is Tensor and self._data.dtype is other._data.dtype:
+            return apply2(_DIV, self, other)
         return _operator(E.DIV, E.DIV_SCALAR, self, other)
 
     def __rtruediv__(self, other):
@@ -629,6 +630,9 @@ class Tensor:
         return apply1(E.NEG, self)
 
     def __matmul__(self, other):
+        if other.__class__ is Tensor and self._data.dtype is other._data.dtype \
+                and self._data.dim() >= 2 and other._data.dim() >= 2:
+            return apply2(_MATMUL, self, other)
         return self.matmul(other)
 
     # ======================================================================== float math ====

@@ -1,6 +1,7 @@
 """Backward: Burn's consuming, container-returning backward pass."""
 from __future__ import annotations
 
+import operator
 import threading
 
 import torch
@@ -13,8 +14,7 @@ _set_grad = torch._C._set_grad_enabled
 _lock = threading.Lock()
 
 
-def _node_id(node: Node) -> int:
-    return node.id
+_node_id = operator.attrgetter("id")
 
 
 def claim(root: Node) -> list[Node]:
@@ -84,23 +84,26 @@ def run_backward(root: Node, seed: torch.Tensor) -> dict[int, torch.Tensor]:
                     result[node.id] = g if g.is_contiguous() else g.contiguous()
                 continue
             if g is None:
-                node.release()
+                node.parents = node.saved = node.attrs = None
                 continue
             pgs = op.backward(g, node)
             parents = node.parents
-            node.release()
+            node.parents = node.saved = node.attrs = None
             g = None
-            for p, pg in zip(parents, pgs):
-                if p is None or pg is None:
-                    continue
-                cur = get(p)
-                if cur is None:
-                    grads[p] = pg
-                elif p in owned:
-                    cur.add_(pg)
-                else:
-                    grads[p] = cur + pg
-                    owned.add(p)
+            i = 0
+            for p in parents:
+                if p is not None:
+                    pg = pgs[i]
+                    if pg is not None:
+                        cur = get(p)
+                        if cur is None:
+                            grads[p] = pg
+                        elif p in owned:
+                            cur.add_(pg)
+                        else:
+                            grads[p] = cur + pg
+                            owned.add(p)
+                i += 1
     finally:
         _set_grad(prev)
     return result

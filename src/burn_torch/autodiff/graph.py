@@ -40,13 +40,6 @@ class Node:
     def is_leaf(self) -> bool:
         return self.op is None
 
-    def release(self) -> None:
-        """Consumes this step: marks it consumed and frees everything backward needed from it."""
-        self.consumed = True
-        self.parents = None
-        self.saved = None
-        self.attrs = None
-
     def __repr__(self) -> str:
         kind = "leaf" if self.op is None else self.op.name
         state = ", consumed" if self.consumed else ""
