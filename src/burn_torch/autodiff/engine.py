@@ -81,7 +81,12 @@ def run_backward(root: Node, seed: torch.Tensor) -> dict[int, torch.Tensor]:
             op = node.op
             if op is None:
                 if g is not None and node.requirement == GRAD:
-                    result[node.id] = g if g.is_contiguous() else g.contiguous()
+                    # a view (a cat/stack part, an expanded seed) would keep the whole
+                    # intermediate buffer alive in the container: compact it into its own storage
+                    base = g._base
+                    if base is not None and (base.numel() != g.numel() or not g.is_contiguous()):
+                        g = g.clone(memory_format=torch.contiguous_format)
+                    result[node.id] = g
                 continue
             if g is None:
                 node.parents = node.saved = node.attrs = None
