@@ -12,7 +12,8 @@ import enum
 import torch
 
 from .autodiff.record import wrap
-from .tensor import Tensor, _require_float
+from .device import GradientCheckpointingStrategy
+from .tensor import Tensor, _check_device, _require_float
 
 
 class QuantMode(enum.Enum):
@@ -86,6 +87,30 @@ class QuantizedTensor(Tensor):
 
     def scale(self) -> float:
         return float(self._scale)
+
+    # Association changes and transfers keep the tensor quantized (Burn keeps the QFloat kind).
+    def _with(self, ctx, qvalues=None) -> "QuantizedTensor":
+        q = QuantizedTensor.__new__(QuantizedTensor)
+        q._qvalues = self._qvalues if qvalues is None else qvalues
+        q._scale = self._scale
+        q._scheme = self._scheme
+        q._float_dtype = self._float_dtype
+        q._ctx = ctx
+        q._node = None
+        return q
+
+    def autodiff(self) -> Tensor:
+        return self if self._ctx is not None else self._with(GradientCheckpointingStrategy.DISABLED)
+
+    def without_autodiff(self) -> Tensor:
+        return self if self._ctx is None else self._with(None)
+
+    def with_gradient_checkpointing_strategy(self, strategy) -> Tensor:
+        Tensor.with_gradient_checkpointing_strategy(self, strategy)  # same checks and errors
+        return self._with(strategy)
+
+    def to_device(self, device) -> Tensor:
+        return self._with(self._ctx, self._qvalues.to(_check_device(device)._torch))
 
 
 def quantize(x: Tensor, scheme: QuantScheme) -> QuantizedTensor:
