@@ -75,6 +75,13 @@ def _require_float(x: "Tensor", what: str) -> None:
         raise TypeError(f"{what} needs a Float tensor, got {x.kind}")
 
 
+def _float_unary(op, x: "Tensor") -> "Tensor":
+    """A Float-only op (Burn defines it on Float tensors only): TypeError on Int/Bool."""
+    if not x._data.is_floating_point():
+        raise TypeError(f"{op.name} needs a Float tensor, got {x.kind}; call .float() first")
+    return apply1(op, x)
+
+
 def _norm_slice(s, size: int):
     """Normalises one Burn range against a dim of ``size``: (positive-step slice, walks backwards)."""
     if isinstance(s, bool):
@@ -637,37 +644,37 @@ class Tensor:
 
     # ======================================================================== float math ====
     def exp(self) -> "Tensor":
-        return apply1(E.EXP, self)
+        return _float_unary(E.EXP, self)
 
     def log(self) -> "Tensor":
-        return apply1(E.LOG, self)
+        return _float_unary(E.LOG, self)
 
     def log1p(self) -> "Tensor":
-        return apply1(E.LOG1P, self)
+        return _float_unary(E.LOG1P, self)
 
     def sqrt(self) -> "Tensor":
-        return apply1(E.SQRT, self)
+        return _float_unary(E.SQRT, self)
 
     def abs(self) -> "Tensor":
         return apply1(E.ABS, self)
 
     def recip(self) -> "Tensor":
-        return apply1(E.RECIP, self)
+        return _float_unary(E.RECIP, self)
 
     def square(self) -> "Tensor":
         return apply1(E.SQUARE, self)
 
     def sin(self) -> "Tensor":
-        return apply1(E.SIN, self)
+        return _float_unary(E.SIN, self)
 
     def cos(self) -> "Tensor":
-        return apply1(E.COS, self)
+        return _float_unary(E.COS, self)
 
     def tanh(self) -> "Tensor":
-        return apply1(E.TANH, self)
+        return _float_unary(E.TANH, self)
 
     def erf(self) -> "Tensor":
-        return apply1(E.ERF, self)
+        return _float_unary(E.ERF, self)
 
     def powf(self, other: "Tensor") -> "Tensor":
         """Elementwise ``self ** other`` for float tensors, differentiable in both."""

@@ -92,7 +92,15 @@ SUB_SCALAR = defop("sub_scalar", torch.sub, _pass, MEMORY)
 RSUB_SCALAR = defop("rsub_scalar", lambda x, s: s - x, lambda g, n: (-g,), MEMORY)
 MUL_SCALAR = defop("mul_scalar", torch.mul, lambda g, n: (g * n.attrs[0],), MEMORY)
 DIV_SCALAR = defop("div_scalar", _div_scalar_forward, lambda g, n: (g / n.attrs[0],), MEMORY)
-RDIV_SCALAR = defop("rdiv_scalar", lambda x, s: s / x,
+
+
+def _rdiv_scalar_forward(x, s):
+    if x.is_floating_point() or isinstance(s, float):
+        return s / x
+    return torch.div(torch.full_like(x, s), x, rounding_mode="trunc")  # Int: truncates, as Rust
+
+
+RDIV_SCALAR = defop("rdiv_scalar", _rdiv_scalar_forward,
                     lambda g, n: (-g * n.attrs[0] / (n.saved * n.saved),), MEMORY, save_input)
 REMAINDER_SCALAR = defop("remainder_scalar", torch.remainder, _pass, MEMORY)
 POWF_SCALAR = defop("powf_scalar", torch.pow, _pow_scalar_rule, MEMORY, save_input)

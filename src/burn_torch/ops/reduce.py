@@ -4,11 +4,18 @@ import torch
 from .table import COMPUTE, defop
 
 
+def _int_dtype(x):
+    """Burn keeps an Int tensor's dtype in sums (torch would widen i32 to i64); None otherwise."""
+    return None if x.is_floating_point() or x.dtype is torch.bool else x.dtype
+
+
 def _sum_forward(x):
-    return torch.sum(x).reshape(1)
+    return torch.sum(x, dtype=_int_dtype(x)).reshape(1)
 
 
 def _mean_forward(x):
+    if not x.is_floating_point():  # Burn's Int mean: the sum divided by the count, truncating
+        return torch.div(torch.sum(x, dtype=_int_dtype(x)), x.numel(), rounding_mode="trunc").reshape(1)
     return torch.mean(x).reshape(1)
 
 
@@ -27,10 +34,13 @@ def _mean_dim_rule(g, n):
 
 
 def _sum_dim_forward(x, dim):
-    return torch.sum(x, dim, keepdim=True)
+    return torch.sum(x, dim, keepdim=True, dtype=_int_dtype(x))
 
 
 def _mean_dim_forward(x, dim):
+    if not x.is_floating_point():
+        return torch.div(torch.sum(x, dim, keepdim=True, dtype=_int_dtype(x)), x.shape[dim],
+                         rounding_mode="trunc")
     return torch.mean(x, dim, keepdim=True)
 
 

@@ -37,12 +37,13 @@ def _slice_rule(g, n):
 def _cat_rule(g, n):
     dim, sizes = n.attrs
     parts = torch.split(g, sizes, dim)
-    return tuple(part if p is not None else None for part, p in zip(parts, n.parents))
+    # fit: torch.cat/stack promote mixed float dtypes; each gradient goes back in its input's dtype
+    return tuple(fit(part, p) if p is not None else None for part, p in zip(parts, n.parents))
 
 
 def _stack_rule(g, n):
     (dim,) = n.attrs
-    return tuple(part if p is not None else None for part, p in zip(g.unbind(dim), n.parents))
+    return tuple(fit(part, p) if p is not None else None for part, p in zip(g.unbind(dim), n.parents))
 
 
 RESHAPE = defop("reshape", torch.reshape, _reshape_back, MEMORY)
