@@ -77,7 +77,7 @@ def apply1(op, x, attrs=()):
     t._data = out
     t._ctx = x._ctx
     node = x._node
-    if node is None or not out.is_floating_point():
+    if node is None or op.backward is None:
         t._node = None
         return t
     parents = (node,)
@@ -107,7 +107,7 @@ def apply2(op, a, b, attrs=()):
     t._ctx = ca
     na = a._node
     nb = b._node
-    if (na is None and nb is None) or not out.is_floating_point():
+    if (na is None and nb is None) or op.backward is None:
         t._node = None
         return t
     parents = (na, nb)
@@ -129,7 +129,7 @@ def applyn(op, tensors, attrs=()):
     res._data = out
     res._ctx = ctx
     parents = tuple(t._node for t in tensors)
-    if not out.is_floating_point() or all(p is None for p in parents):
+    if op.backward is None or all(p is None for p in parents):
         res._node = None
         return res
     res._node = Node(GRAD_IN_BACKWARD, op, parents, op.save(datas, out, parents), attrs,

@@ -19,18 +19,21 @@ def _mean_forward(x):
     return torch.mean(x).reshape(1)
 
 
+_broadcast_to = torch.broadcast_to  # a view, cheaper to call than Tensor.expand
+
+
 def _sum_rule(g, n):
-    return (g.expand(n.parents[0].shape),)
+    return (_broadcast_to(g, n.parents[0].shape),)
 
 
 def _mean_rule(g, n):
     shape = n.parents[0].shape
-    return ((g / shape.numel()).expand(shape),)
+    return (_broadcast_to(g.div(shape.numel()), shape),)
 
 
 def _mean_dim_rule(g, n):
     shape = n.parents[0].shape
-    return ((g / shape[n.attrs[0]]).expand(shape),)
+    return (_broadcast_to(g.div(shape[n.attrs[0]]), shape),)
 
 
 def _sum_dim_forward(x, dim):
