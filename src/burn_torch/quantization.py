@@ -13,7 +13,8 @@ import torch
 
 from .autodiff.record import wrap
 from .device import GradientCheckpointingStrategy
-from .tensor import Tensor, _check_device, _require_float
+from .methods.base import require_float
+from .tensor import Tensor, _check_device
 
 
 class QuantMode(enum.Enum):
@@ -118,7 +119,7 @@ def quantize(x: Tensor, scheme: QuantScheme) -> QuantizedTensor:
 
     The result keeps ``x``'s autodiff association but is never tracked.
     """
-    _require_float(x, "quantize_dynamic")
+    require_float(x, "quantize_dynamic")
     data = x._data
     amax = data.detach().abs().max() if data.numel() else torch.tensor(0.0)
     scale = (amax / scheme.qmax).item() or 1.0

@@ -9,8 +9,6 @@ dtype. Every op goes through the op table (``burn_torch.ops``) and the recorder
 """
 from __future__ import annotations
 
-import math
-import numbers
 from typing import Sequence
 
 import numpy as np
@@ -20,25 +18,21 @@ from .autodiff import record
 from .autodiff.engine import run_backward
 from .autodiff.gradients import Gradients
 from .autodiff.graph import GRAD, new_leaf
-from .autodiff.record import apply1, apply2, applyn, wrap
+from .autodiff.record import apply1, wrap
 from .data import TensorData, as_torch
 from .device import Device, GradientCheckpointingStrategy, generator
 from .distribution import Distribution
 from .dtype import Bool, DType, Float, Int, Kind, kind_of, resolve_dtype
 from .errors import (AutodiffDisabledError, GradientAutodiffError, NonLeafRequireGradError,
                      NotTrackedError, UnsupportedAutodiffFeatureError)
-from .ops import activation as A
-from .ops import compare as C
+from .methods.arithmetic import ArithmeticMethods
+from .methods.base import require_float
+from .methods.compare import CompareMethods
+from .methods.index import IndexMethods
+from .methods.reduce import ReduceMethods
+from .methods.shape import ShapeMethods
 from .ops import convert as V
-from .ops import elementwise as E
-from .ops import index as I
-from .ops import linalg as L
-from .ops import reduce as R
-from .ops import shape as S
 from .shape import Shape
-
-_Number = numbers.Number
-_ADD, _SUB, _MUL, _DIV, _MATMUL = E.ADD, E.SUB, E.MUL, E.DIV, L.MATMUL
 
 
 def _check_device(device) -> Device:
@@ -47,87 +41,16 @@ def _check_device(device) -> Device:
     return device
 
 
-def _same_kind(op_name: str, a: "Tensor", b: "Tensor") -> None:
-    ka, kb = kind_of(a._data.dtype), kind_of(b._data.dtype)
-    if ka is not kb:
-        raise TypeError(f"{op_name}: operands must have the same kind, got {ka} and {kb}; "
-                        f"convert one with .float(), .int() or .bool()")
+def _check_shape(shape) -> list[int]:
+    if isinstance(shape, Shape):
+        return list(shape.dims)
+    dims = [int(d) for d in shape]
+    if any(d < 0 for d in dims):
+        raise ValueError(f"shape dims must be non-negative, got {dims}")
+    return dims
 
 
-def _binary(op, a: "Tensor", b) -> "Tensor":
-    if not isinstance(b, Tensor):
-        raise TypeError(f"{op.name}: expected a Tensor operand, got {type(b).__name__}")
-    if a._data.dtype is not b._data.dtype:
-        _same_kind(op.name, a, b)
-    return apply2(op, a, b)
-
-
-def _scalar(op, x: "Tensor", s) -> "Tensor":
-    if not isinstance(s, _Number) or isinstance(s, complex):
-        raise TypeError(f"{op.name}: expected a real Python scalar, got {type(s).__name__}")
-    if isinstance(s, float) and not x._data.is_floating_point():
-        raise TypeError(f"{op.name}: a float scalar with a {x.kind} tensor; call .float() first")
-    return apply1(op, x, (s,))
-
-
-def _require_float(x: "Tensor", what: str) -> None:
-    if not x._data.is_floating_point():
-        raise TypeError(f"{what} needs a Float tensor, got {x.kind}")
-
-
-def _float_unary(op, x: "Tensor") -> "Tensor":
-    """A Float-only op (Burn defines it on Float tensors only): TypeError on Int/Bool."""
-    if not x._data.is_floating_point():
-        raise TypeError(f"{op.name} needs a Float tensor, got {x.kind}; call .float() first")
-    return apply1(op, x)
-
-
-def _norm_slice(s, size: int):
-    """Normalises one Burn range against a dim of ``size``: (positive-step slice, walks backwards)."""
-    if isinstance(s, bool):
-        raise TypeError("a slice range cannot be a bool")
-    if isinstance(s, int):
-        i = s + size if s < 0 else s
-        if not 0 <= i < size:
-            raise IndexError(f"index {s} is out of range for a dimension of size {size}")
-        return slice(i, i + 1), False
-    if isinstance(s, range):
-        s = slice(s.start, s.stop, s.step)
-    elif isinstance(s, (tuple, list)) and len(s) in (2, 3):
-        s = slice(*s)
-    elif not isinstance(s, slice):
-        raise TypeError(f"expected a slice, range, int or (start, end) pair, got {s!r}")
-    step = 1 if s.step is None else int(s.step)
-    if step == 0:
-        raise ValueError("slice step cannot be zero")
-    start, stop, _ = slice(s.start, s.stop).indices(size)
-    length = max(0, stop - start)
-    if step > 0:
-        return slice(start, max(start, stop), step), False
-    k = -step
-    count = -(-length // k)
-    if count == 0:
-        return slice(start, start), False
-    return slice(stop - 1 - (count - 1) * k, stop, k), True
-
-
-def _as_index_tensor(indices, like: "Tensor", what: str) -> torch.Tensor:
-    if isinstance(indices, Tensor):
-        data = indices._data
-    else:
-        data = torch.as_tensor(indices, device=like._data.device)
-    if data.dtype.is_floating_point or data.dtype is torch.bool:
-        raise TypeError(f"{what}: indices must be an Int tensor, got {kind_of(data.dtype)}")
-    return data if data.dtype is torch.int64 else data.long()
-
-
-def _as_mask(mask, what: str) -> torch.Tensor:
-    if not isinstance(mask, Tensor) or mask._data.dtype is not torch.bool:
-        raise TypeError(f"{what}: the mask must be a Bool tensor")
-    return mask._data
-
-
-class Tensor:
+class Tensor(ArithmeticMethods, ReduceMethods, ShapeMethods, IndexMethods, CompareMethods):
     """A Burn tensor over torch storage. Tensors are immutable values; ``clone()`` is cheap.
 
     Float tensors take part in autodiff: see :meth:`is_autodiff`, :meth:`is_tracked`,
@@ -236,7 +159,7 @@ class Tensor:
 
     def random_like(self, distribution: Distribution) -> "Tensor":
         """Samples of this Float tensor's shape, dtype, device and context; untracked."""
-        _require_float(self, "random_like")
+        require_float(self, "random_like")
         d = self._data
         return wrap(distribution.sample(d.shape, d.dtype, d.device, generator(d.device)), self._ctx)
 
@@ -507,8 +430,8 @@ class Tensor:
             raise GradientAutodiffError(
                 "Tensor.grad_replace: the replacement gradient has an autodiff association; "
                 "pass grad.without_autodiff()")
-        _require_float(self, "grad_replace")
-        _require_float(grad, "grad_replace")
+        require_float(self, "grad_replace")
+        require_float(grad, "grad_replace")
         if grad._data.shape != self._data.shape:
             raise ValueError(f"grad_replace: gradient shape {grad.dims()} does not match tensor shape "
                              f"{self.dims()}")
@@ -557,401 +480,6 @@ class Tensor:
     def dequantize(self) -> "Tensor":
         """This tensor as a plain float tensor (returns self when not quantized)."""
         return self
-
-    # ======================================================================== arithmetic ====
-    def add(self, other: "Tensor") -> "Tensor":
-        """Elementwise ``self + other`` with broadcasting."""
-        return _binary(E.ADD, self, other)
-
-    def sub(self, other: "Tensor") -> "Tensor":
-        """Elementwise ``self - other`` with broadcasting."""
-        return _binary(E.SUB, self, other)
-
-    def mul(self, other: "Tensor") -> "Tensor":
-        """Elementwise ``self * other`` with broadcasting."""
-        return _binary(E.MUL, self, other)
-
-    def div(self, other: "Tensor") -> "Tensor":
-        """Elementwise ``self / other``; integer (truncating) division for Int tensors."""
-        return _binary(E.DIV, self, other)
-
-    def remainder(self, other: "Tensor") -> "Tensor":
-        """Elementwise remainder with the sign of the divisor (``torch.remainder``)."""
-        return _binary(E.REMAINDER, self, other)
-
-    def add_scalar(self, value) -> "Tensor":
-        return _scalar(E.ADD_SCALAR, self, value)
-
-    def sub_scalar(self, value) -> "Tensor":
-        return _scalar(E.SUB_SCALAR, self, value)
-
-    def mul_scalar(self, value) -> "Tensor":
-        return _scalar(E.MUL_SCALAR, self, value)
-
-    def div_scalar(self, value) -> "Tensor":
-        """``self / value``; integer (truncating) division for Int tensors."""
-        return _scalar(E.DIV_SCALAR, self, value)
-
-    def remainder_scalar(self, value) -> "Tensor":
-        return _scalar(E.REMAINDER_SCALAR, self, value)
-
-    def neg(self) -> "Tensor":
-        return apply1(E.NEG, self)
-
-    def __add__(self, other):
-        if other.__class__ is Tensor and self._data.dtype is other._data.dtype:
-            return apply2(_ADD, self, other)
-        return _operator(E.ADD, E.ADD_SCALAR, self, other)
-
-    def __radd__(self, other):
-        return _operator(E.ADD, E.ADD_SCALAR, self, other)
-
-    def __sub__(self, other):
-        if other.__class__ is Tensor and self._data.dtype is other._data.dtype:
-            return apply2(_SUB, self, other)
-        return _operator(E.SUB, E.SUB_SCALAR, self, other)
-
-    def __rsub__(self, other):
-        return _operator(None, E.RSUB_SCALAR, self, other)
-
-    def __mul__(self, other):
-        if other.__class__ is Tensor and self._data.dtype is other._data.dtype:
-            return apply2(_MUL, self, other)
-        return _operator(E.MUL, E.MUL_SCALAR, self, other)
-
-    def __rmul__(self, other):
-        return _operator(E.MUL, E.MUL_SCALAR, self, other)
-
-    def __truediv__(self, other):
-        if other.__class__ is Tensor and self._data.dtype is other._data.dtype:
-            return apply2(_DIV, self, other)
-        return _operator(E.DIV, E.DIV_SCALAR, self, other)
-
-    def __rtruediv__(self, other):
-        return _operator(None, E.RDIV_SCALAR, self, other)
-
-    def __mod__(self, other):
-        return _operator(E.REMAINDER, E.REMAINDER_SCALAR, self, other)
-
-    def __neg__(self):
-        return apply1(E.NEG, self)
-
-    def __matmul__(self, other):
-        if other.__class__ is Tensor and self._data.dtype is other._data.dtype \
-                and self._data.dim() >= 2 and other._data.dim() >= 2:
-            return apply2(_MATMUL, self, other)
-        return self.matmul(other)
-
-    # ======================================================================== float math ====
-    def exp(self) -> "Tensor":
-        return _float_unary(E.EXP, self)
-
-    def log(self) -> "Tensor":
-        return _float_unary(E.LOG, self)
-
-    def log1p(self) -> "Tensor":
-        return _float_unary(E.LOG1P, self)
-
-    def sqrt(self) -> "Tensor":
-        return _float_unary(E.SQRT, self)
-
-    def abs(self) -> "Tensor":
-        return apply1(E.ABS, self)
-
-    def recip(self) -> "Tensor":
-        return _float_unary(E.RECIP, self)
-
-    def square(self) -> "Tensor":
-        return apply1(E.SQUARE, self)
-
-    def sin(self) -> "Tensor":
-        return _float_unary(E.SIN, self)
-
-    def cos(self) -> "Tensor":
-        return _float_unary(E.COS, self)
-
-    def tanh(self) -> "Tensor":
-        return _float_unary(E.TANH, self)
-
-    def erf(self) -> "Tensor":
-        return _float_unary(E.ERF, self)
-
-    def powf(self, other: "Tensor") -> "Tensor":
-        """Elementwise ``self ** other`` for float tensors, differentiable in both."""
-        return _binary(E.POWF, self, other)
-
-    def powf_scalar(self, exponent: float) -> "Tensor":
-        return apply1(E.POWF_SCALAR, self, (float(exponent),))
-
-    def powi_scalar(self, exponent: int) -> "Tensor":
-        if not isinstance(exponent, int) or isinstance(exponent, bool):
-            raise TypeError(f"powi_scalar needs an int exponent, got {exponent!r}")
-        return apply1(E.POWI_SCALAR, self, (exponent,))
-
-    def clamp(self, min, max) -> "Tensor":
-        """Elementwise clamp to [min, max]; the gradient passes only inside the range (inclusive)."""
-        if min is not None and max is not None and min > max:
-            raise ValueError(f"clamp: min {min} is greater than max {max}")
-        return apply1(E.CLAMP, self, (min, max))
-
-    def clamp_min(self, min) -> "Tensor":
-        return apply1(E.CLAMP, self, (min, None))
-
-    def clamp_max(self, max) -> "Tensor":
-        return apply1(E.CLAMP, self, (None, max))
-
-    def matmul(self, other: "Tensor") -> "Tensor":
-        """Batched matrix product over the last two dims; leading dims broadcast."""
-        if not isinstance(other, Tensor):
-            raise TypeError(f"matmul: expected a Tensor, got {type(other).__name__}")
-        if self._data.dim() < 2 or other._data.dim() < 2:
-            raise ValueError(f"matmul needs tensors of rank >= 2, got shapes {self.dims()} and {other.dims()}")
-        return _binary(L.MATMUL, self, other)
-
-    # ======================================================================== reductions ====
-    def sum(self) -> "Tensor":
-        """Sum of all elements, shape ``[1]``."""
-        return apply1(R.SUM, self)
-
-    def mean(self) -> "Tensor":
-        """Mean of all elements, shape ``[1]``."""
-        return apply1(R.MEAN, self)
-
-    def sum_dim(self, dim: int) -> "Tensor":
-        """Sum along ``dim``, keeping it with size 1."""
-        return apply1(R.SUM_DIM, self, (self._dim(dim),))
-
-    def mean_dim(self, dim: int) -> "Tensor":
-        """Mean along ``dim``, keeping it with size 1."""
-        return apply1(R.MEAN_DIM, self, (self._dim(dim),))
-
-    def argmax(self, dim: int) -> "Tensor":
-        """Int indices of the maxima along ``dim`` (kept with size 1)."""
-        return apply1(R.ARGMAX, self, (self._dim(dim),))
-
-    def argmin(self, dim: int) -> "Tensor":
-        """Int indices of the minima along ``dim`` (kept with size 1)."""
-        return apply1(R.ARGMIN, self, (self._dim(dim),))
-
-    def max_dim(self, dim: int) -> "Tensor":
-        """Maxima along ``dim`` (kept); the gradient flows to the selected index only."""
-        return self.max_dim_with_indices(dim)[0]
-
-    def min_dim(self, dim: int) -> "Tensor":
-        """Minima along ``dim`` (kept); the gradient flows to the selected index only."""
-        return self.min_dim_with_indices(dim)[0]
-
-    def max_dim_with_indices(self, dim: int) -> "tuple[Tensor, Tensor]":
-        indices = self.argmax(dim)
-        return self.gather(dim, indices), indices
-
-    def min_dim_with_indices(self, dim: int) -> "tuple[Tensor, Tensor]":
-        indices = self.argmin(dim)
-        return self.gather(dim, indices), indices
-
-    # ============================================================================= shape ====
-    def _dim(self, dim: int) -> int:
-        rank = self._data.dim()
-        if not -rank <= dim < rank:
-            raise IndexError(f"dimension {dim} is out of range for a tensor of rank {rank}")
-        return dim + rank if dim < 0 else dim
-
-    def reshape(self, dims: Sequence[int]) -> "Tensor":
-        """Same values in a new shape; one ``-1`` is inferred. ValueError if sizes don't match."""
-        dims = [int(d) for d in dims]
-        if dims.count(-1) > 1:
-            raise ValueError(f"reshape: at most one -1 is allowed, got {dims}")
-        return apply1(S.RESHAPE, self, (dims,))
-
-    def flatten(self, start_dim: int, end_dim: int) -> "Tensor":
-        """Merges dims ``start_dim..=end_dim`` (inclusive) into one."""
-        return apply1(S.FLATTEN, self, (self._dim(start_dim), self._dim(end_dim)))
-
-    def unsqueeze(self, rank: int | None = None) -> "Tensor":
-        """Prepends size-1 dims up to ``rank`` (default: one more than now)."""
-        cur = self._data.dim()
-        rank = cur + 1 if rank is None else rank
-        if rank < cur:
-            raise ValueError(f"unsqueeze: target rank {rank} is lower than the current rank {cur}")
-        return apply1(S.RESHAPE, self, ([1] * (rank - cur) + list(self._data.shape),))
-
-    def unsqueeze_dim(self, dim: int) -> "Tensor":
-        """Inserts a size-1 dim at ``dim``."""
-        rank = self._data.dim() + 1
-        if not -rank <= dim < rank:
-            raise IndexError(f"unsqueeze_dim: dimension {dim} is out of range for rank {rank - 1}")
-        return apply1(S.UNSQUEEZE_DIM, self, (dim % rank,))
-
-    def squeeze_dim(self, dim: int) -> "Tensor":
-        """Removes dim ``dim``, which must have size 1 (ValueError otherwise)."""
-        d = self._dim(dim)
-        if self._data.shape[d] != 1:
-            raise ValueError(f"squeeze_dim: dimension {d} has size {self._data.shape[d]}, not 1 "
-                             f"(shape {self.dims()})")
-        return apply1(S.SQUEEZE_DIM, self, (d,))
-
-    def swap_dims(self, dim1: int, dim2: int) -> "Tensor":
-        return apply1(S.SWAP_DIMS, self, (self._dim(dim1), self._dim(dim2)))
-
-    def transpose(self) -> "Tensor":
-        """Swaps the last two dims."""
-        if self._data.dim() < 2:
-            return self
-        return apply1(S.SWAP_DIMS, self, (self._data.dim() - 2, self._data.dim() - 1))
-
-    def permute(self, dims: Sequence[int]) -> "Tensor":
-        dims = [self._dim(d) for d in dims]
-        if sorted(dims) != list(range(self._data.dim())):
-            raise ValueError(f"permute: {dims} is not a permutation of the dims of shape {self.dims()}")
-        return apply1(S.PERMUTE, self, (dims,))
-
-    def expand(self, dims: Sequence[int]) -> "Tensor":
-        """Broadcasts to ``dims`` (``-1`` keeps a dim); the gradient is summed back."""
-        return apply1(S.EXPAND, self, ([int(d) for d in dims],))
-
-    def slice(self, ranges) -> "Tensor":
-        """The sub-tensor selected by ``ranges``: one Python slice (or int, range, (start, end))
-        per leading dim. Negative indices count from the end; a negative step walks the range
-        backwards from its end, as Burn's ``s![a..b;-k]``."""
-        if isinstance(ranges, (slice, int, range)):
-            ranges = [ranges]
-        shape = self._data.shape
-        if len(ranges) > len(shape):
-            raise ValueError(f"slice: {len(ranges)} ranges for a tensor of rank {len(shape)}")
-        index = []
-        flips = []
-        for d, r in enumerate(ranges):
-            s, backwards = _norm_slice(r, shape[d])
-            index.append(s)
-            if backwards:
-                flips.append(d)
-        return apply1(S.SLICE, self, (tuple(index), tuple(flips)))
-
-    def slice_dim(self, dim: int, range_) -> "Tensor":
-        """Slices one dim; see :meth:`slice`."""
-        d = self._dim(dim)
-        return self.slice([slice(None)] * d + [range_])
-
-    @staticmethod
-    def cat(tensors: Sequence["Tensor"], dim: int) -> "Tensor":
-        """Concatenates along ``dim``; all tensors must have the same kind and rank."""
-        tensors = _check_list("cat", tensors)
-        d = tensors[0]._dim(dim)
-        sizes = [t._data.shape[d] for t in tensors]
-        return applyn(S.CAT, tensors, (d, sizes))
-
-    @staticmethod
-    def stack(tensors: Sequence["Tensor"], dim: int) -> "Tensor":
-        """Stacks along a new dim ``dim``; all tensors must have the same shape and kind."""
-        tensors = _check_list("stack", tensors)
-        rank = tensors[0]._data.dim() + 1
-        if not -rank <= dim < rank:
-            raise IndexError(f"stack: dimension {dim} is out of range for rank {rank}")
-        return applyn(S.STACK, tensors, (dim % rank,))
-
-    # ========================================================================== indexing ====
-    def select(self, dim: int, indices) -> "Tensor":
-        """Entries at Int ``indices`` (rank 1) along ``dim``; repeated indices accumulate gradients."""
-        idx = _as_index_tensor(indices, self, "select")
-        if idx.dim() != 1:
-            raise ValueError(f"select: indices must have rank 1, got shape {list(idx.shape)}")
-        return apply1(I.SELECT, self, (self._dim(dim), idx))
-
-    def gather(self, dim: int, indices) -> "Tensor":
-        """``out[i][j] = self[indices[i][j]][j]`` (for dim 0); indices have this tensor's rank."""
-        idx = _as_index_tensor(indices, self, "gather")
-        if idx.dim() != self._data.dim():
-            raise ValueError(f"gather: indices of shape {list(idx.shape)} must have the rank of "
-                             f"the tensor, shape {self.dims()}")
-        return apply1(I.GATHER, self, (self._dim(dim), idx))
-
-    def mask_fill(self, mask: "Tensor", value) -> "Tensor":
-        """``value`` where the Bool ``mask`` is set, else self; no gradient flows to filled entries."""
-        return apply1(I.MASK_FILL, self, (_as_mask(mask, "mask_fill"), value))
-
-    def mask_where(self, mask: "Tensor", values: "Tensor") -> "Tensor":
-        """``values`` where the Bool ``mask`` is set, else self (note: torch.where's order differs)."""
-        m = _as_mask(mask, "mask_where")
-        if not isinstance(values, Tensor):
-            raise TypeError("mask_where: values must be a Tensor")
-        if values._data.dtype is not self._data.dtype:
-            _same_kind("mask_where", self, values)
-        return apply2(I.MASK_WHERE, self, values, (m,))
-
-    # ======================================================================= comparisons ====
-    def equal(self, other: "Tensor") -> "Tensor":
-        return _binary(C.EQUAL, self, other)
-
-    def not_equal(self, other: "Tensor") -> "Tensor":
-        return _binary(C.NOT_EQUAL, self, other)
-
-    def greater(self, other: "Tensor") -> "Tensor":
-        return _binary(C.GREATER, self, other)
-
-    def greater_equal(self, other: "Tensor") -> "Tensor":
-        return _binary(C.GREATER_EQUAL, self, other)
-
-    def lower(self, other: "Tensor") -> "Tensor":
-        return _binary(C.LOWER, self, other)
-
-    def lower_equal(self, other: "Tensor") -> "Tensor":
-        return _binary(C.LOWER_EQUAL, self, other)
-
-    def equal_elem(self, value) -> "Tensor":
-        return apply1(C.EQUAL, self, (value,))
-
-    def not_equal_elem(self, value) -> "Tensor":
-        return apply1(C.NOT_EQUAL, self, (value,))
-
-    def greater_elem(self, value) -> "Tensor":
-        return apply1(C.GREATER, self, (value,))
-
-    def greater_equal_elem(self, value) -> "Tensor":
-        return apply1(C.GREATER_EQUAL, self, (value,))
-
-    def lower_elem(self, value) -> "Tensor":
-        return apply1(C.LOWER, self, (value,))
-
-    def lower_equal_elem(self, value) -> "Tensor":
-        return apply1(C.LOWER_EQUAL, self, (value,))
-
-    def all_close(self, other: "Tensor", rtol: float = 1e-5, atol: float = 1e-8) -> bool:
-        """Whether all values are close (``torch.allclose``), as a Python bool."""
-        return bool(torch.allclose(self._data, other._data, rtol=rtol, atol=atol))
-
-
-def _operator(op, scalar_op, x: Tensor, other):
-    """Operator dispatch: a Tensor operand goes to ``op``, a Python number to ``scalar_op``."""
-    if isinstance(other, Tensor):
-        if op is None:
-            return NotImplemented
-        return _binary(op, x, other)
-    if isinstance(other, _Number) and not isinstance(other, complex):
-        return _scalar(scalar_op, x, other.item() if hasattr(other, "item") else other)
-    return NotImplemented
-
-
-def _check_shape(shape) -> list[int]:
-    if isinstance(shape, Shape):
-        return list(shape.dims)
-    dims = [int(d) for d in shape]
-    if any(d < 0 for d in dims):
-        raise ValueError(f"shape dims must be non-negative, got {dims}")
-    return dims
-
-
-def _check_list(what: str, tensors) -> list[Tensor]:
-    tensors = list(tensors)
-    if not tensors:
-        raise ValueError(f"{what} needs at least one tensor")
-    for t in tensors:
-        if not isinstance(t, Tensor):
-            raise TypeError(f"{what}: expected Tensors, got {type(t).__name__}")
-    first = tensors[0]
-    for t in tensors[1:]:
-        if t._data.dtype is not first._data.dtype:
-            _same_kind(what, first, t)
-    return tensors
 
 
 record.bind_tensor_class(Tensor)

@@ -1,0 +1,1 @@
+"""The public Tensor's methods, one mixin per op family (see ``base.py``)."""

@@ -1,0 +1,92 @@
+"""The root of the public Tensor's method families, and the checks they share.
+
+``Tensor`` (``burn_torch.tensor``) is assembled from one mixin per op family
+(``arithmetic``, ``reduce``, ``shape``, ``index``, ``compare``); each mixin's methods go through
+the op table (``burn_torch.ops``) and the recorder (``burn_torch.autodiff.record``). The helpers
+here raise TypeError/ValueError before anything is recorded.
+"""
+from __future__ import annotations
+
+import numbers
+from typing import TYPE_CHECKING
+
+
+from ..autodiff.record import apply1, apply2
+from ..dtype import kind_of
+
+if TYPE_CHECKING:
+    from ..tensor import Tensor
+
+Number = numbers.Number
+
+
+class TensorBase:
+    """Common base of the method mixins: what every family may assume about ``self``."""
+
+    __slots__ = ()
+
+    def _dim(self, dim: int) -> int:
+        rank = self._data.dim()
+        if not -rank <= dim < rank:
+            raise IndexError(f"dimension {dim} is out of range for a tensor of rank {rank}")
+        return dim + rank if dim < 0 else dim
+
+
+def same_kind(op_name: str, a: "Tensor", b: "Tensor") -> None:
+    ka, kb = kind_of(a._data.dtype), kind_of(b._data.dtype)
+    if ka is not kb:
+        raise TypeError(f"{op_name}: operands must have the same kind, got {ka} and {kb}; "
+                        f"convert one with .float(), .int() or .bool()")
+
+
+def binary(op, a: "Tensor", b) -> "Tensor":
+    if not isinstance(b, TensorBase):
+        raise TypeError(f"{op.name}: expected a Tensor operand, got {type(b).__name__}")
+    if a._data.dtype is not b._data.dtype:
+        same_kind(op.name, a, b)
+    return apply2(op, a, b)
+
+
+def scalar(op, x: "Tensor", s) -> "Tensor":
+    if not isinstance(s, Number) or isinstance(s, complex):
+        raise TypeError(f"{op.name}: expected a real Python scalar, got {type(s).__name__}")
+    if isinstance(s, float) and not x._data.is_floating_point():
+        raise TypeError(f"{op.name}: a float scalar with a {x.kind} tensor; call .float() first")
+    return apply1(op, x, (s,))
+
+
+def require_float(x: "Tensor", what: str) -> None:
+    if not x._data.is_floating_point():
+        raise TypeError(f"{what} needs a Float tensor, got {x.kind}")
+
+
+def float_unary(op, x: "Tensor") -> "Tensor":
+    """A Float-only op (Burn defines it on Float tensors only): TypeError on Int/Bool."""
+    if not x._data.is_floating_point():
+        raise TypeError(f"{op.name} needs a Float tensor, got {x.kind}; call .float() first")
+    return apply1(op, x)
+
+
+def operator(op, scalar_op, x: "Tensor", other):
+    """Operator dispatch: a Tensor operand goes to ``op``, a Python number to ``scalar_op``."""
+    if isinstance(other, TensorBase):
+        if op is None:
+            return NotImplemented
+        return binary(op, x, other)
+    if isinstance(other, Number) and not isinstance(other, complex):
+        return scalar(scalar_op, x, other.item() if hasattr(other, "item") else other)
+    return NotImplemented
+
+
+def check_list(what: str, tensors) -> "list[Tensor]":
+    tensors = list(tensors)
+    if not tensors:
+        raise ValueError(f"{what} needs at least one tensor")
+    for t in tensors:
+        if not isinstance(t, TensorBase):
+            raise TypeError(f"{what}: expected Tensors, got {type(t).__name__}")
+    first = tensors[0]
+    for t in tensors[1:]:
+        if t._data.dtype is not first._data.dtype:
+            same_kind(what, first, t)
+    return tensors
