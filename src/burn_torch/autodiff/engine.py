@@ -7,11 +7,13 @@ import threading
 import torch
 
 from ..errors import GraphConsumedError
+from .checkpoint import Checkpoint, Recomputer
 from .graph import GRAD, Node
 
 _grad_enabled = torch.is_grad_enabled
 _set_grad = torch._C._set_grad_enabled
 _lock = threading.Lock()
+tracking = threading.local()  # ``observer``: set by burn_torch.memory.track() for its thread
 
 
 _node_id = operator.attrgetter("id")
@@ -65,12 +67,17 @@ def run_backward(root: Node, seed: torch.Tensor) -> dict[int, torch.Tensor]:
     Steps run in reverse topological order. Each step's saved tensors and its parent links are
     released as soon as its rule has run, and each intermediate gradient is dropped once it has
     been propagated. A gradient reached by several paths is summed, in place once the engine owns
-    the only reference to the sum.
+    the only reference to the sum. A BALANCED step's recomputed values are filled in just before
+    its rule runs (see ``checkpoint``).
     """
     nodes = claim(root)
     grads = {root: seed}
     owned = set()
     result = {}
+    recomputer = None
+    observer = getattr(tracking, "observer", None)
+    if observer is not None:
+        observer.begin(nodes, grads)
     prev = _grad_enabled()
     _set_grad(False)
     try:
@@ -89,9 +96,17 @@ def run_backward(root: Node, seed: torch.Tensor) -> dict[int, torch.Tensor]:
                     result[node.id] = g
                 continue
             if g is None:
+                if node.saved.__class__ is Checkpoint:
+                    recomputer = recomputer or Recomputer(nodes)
+                    recomputer.release(node)
                 node.parents = node.saved = node.attrs = None
                 continue
+            if node.saved.__class__ is Checkpoint:
+                recomputer = recomputer or Recomputer(nodes)
+                node.saved = recomputer.resolve(node)
             pgs = op.backward(g, node)
+            if observer is not None:
+                observer.step(node, g, pgs, grads, recomputer)
             parents = node.parents
             node.parents = node.saved = node.attrs = None
             g = None

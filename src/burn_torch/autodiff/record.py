@@ -4,13 +4,19 @@ This is the per-op hot path. It combines the operands' autodiff contexts (an ope
 autodiff is a constant; two autodiff operands must share a checkpointing strategy), runs the torch
 kernel with torch autograd off, and, when at least one operand is tracked and the result is a
 float tensor, creates the result's node with the parents' nodes and what the rule needs saved.
+Results with the BALANCED strategy are recorded by ``checkpoint.record`` instead (one identity
+check per op here; see ``checkpoint``).
 """
 from __future__ import annotations
 
 import torch
 
+from ..device import GradientCheckpointingStrategy
 from ..errors import StrategyMismatchError
+from . import checkpoint as _checkpoint
 from .graph import GRAD_IN_BACKWARD, Node
+
+_BALANCED = GradientCheckpointingStrategy.BALANCED
 
 _grad_enabled = torch.is_grad_enabled
 _set_grad = torch._C._set_grad_enabled
@@ -64,6 +70,8 @@ def run(op, datas, *attrs):
 
 def apply1(op, x, attrs=()):
     """Applies a one-input op to tensor ``x``; returns the result tensor."""
+    if x._ctx is _BALANCED:
+        return _checkpoint.record(op, (x,), attrs, _BALANCED, False)
     data = x._data
     prev = _grad_enabled()
     _set_grad(False)
@@ -92,6 +100,8 @@ def apply2(op, a, b, attrs=()):
     cb = b._ctx
     if ca is not cb:
         ca = combine_ctx(ca, cb)
+    if ca is _BALANCED:
+        return _checkpoint.record(op, (a, b), attrs, ca, False)
     da = a._data
     db = b._data
     prev = _grad_enabled()
@@ -123,6 +133,8 @@ def applyn(op, tensors, attrs=()):
         c = t._ctx
         if c is not None and c is not ctx:
             ctx = c if ctx is None else combine_ctx(ctx, c)
+    if ctx is _BALANCED:
+        return _checkpoint.record(op, tensors, attrs, ctx, True)
     datas = tuple(t._data for t in tensors)
     out = run(op, (datas,), *attrs)
     res = _Tensor.__new__(_Tensor)

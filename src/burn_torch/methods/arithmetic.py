@@ -3,16 +3,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import torch
+
 from ..autodiff.record import apply1, apply2
 from ..ops import elementwise as E
 from ..ops import linalg as L
-from .base import TensorBase, binary, float_unary, operator, scalar
+from .base import (TensorBase, binary, float_binary, float_unary, operator, require_float_pair,
+                   scalar)
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
 
 _ADD, _SUB, _MUL, _DIV, _MATMUL = E.ADD, E.SUB, E.MUL, E.DIV, L.MATMUL
-
 
 
 class ArithmeticMethods(TensorBase):
@@ -167,3 +169,95 @@ class ArithmeticMethods(TensorBase):
         if self._data.dim() < 2 or other._data.dim() < 2:
             raise ValueError(f"matmul needs tensors of rank >= 2, got shapes {self.dims()} and {other.dims()}")
         return binary(L.MATMUL, self, other)
+
+    # ================================================== more float math (Burn's float API) ====
+    def tan(self) -> "Tensor":
+        return float_unary(E.TAN, self)
+
+    def sinh(self) -> "Tensor":
+        return float_unary(E.SINH, self)
+
+    def cosh(self) -> "Tensor":
+        return float_unary(E.COSH, self)
+
+    def asin(self) -> "Tensor":
+        return float_unary(E.ASIN, self)
+
+    def acos(self) -> "Tensor":
+        return float_unary(E.ACOS, self)
+
+    def atan(self) -> "Tensor":
+        return float_unary(E.ATAN, self)
+
+    def asinh(self) -> "Tensor":
+        return float_unary(E.ASINH, self)
+
+    def acosh(self) -> "Tensor":
+        return float_unary(E.ACOSH, self)
+
+    def atanh(self) -> "Tensor":
+        return float_unary(E.ATANH, self)
+
+    def deg2rad(self) -> "Tensor":
+        """Degrees to radians (``self * pi / 180``)."""
+        return float_unary(E.DEG2RAD, self)
+
+    def rad2deg(self) -> "Tensor":
+        """Radians to degrees (``self * 180 / pi``)."""
+        return float_unary(E.RAD2DEG, self)
+
+    def floor(self) -> "Tensor":
+        """Elementwise floor; as in Burn, the input gets a zero gradient."""
+        return float_unary(E.FLOOR, self)
+
+    def ceil(self) -> "Tensor":
+        """Elementwise ceil; as in Burn, the input gets a zero gradient."""
+        return float_unary(E.CEIL, self)
+
+    def round(self) -> "Tensor":
+        """Elementwise rounding, halfway cases to even; as in Burn, the input gets a zero gradient."""
+        return float_unary(E.ROUND, self)
+
+    def sign(self) -> "Tensor":
+        """Elementwise sign (-1, 0 or 1) of a Float or Int tensor; the input gets a zero gradient.
+
+        Raises TypeError on a Bool tensor.
+        """
+        if self._data.dtype is torch.bool:
+            raise TypeError("sign needs a Float or Int tensor, got Bool")
+        return apply1(E.SIGN, self)
+
+    def atan2(self, other: "Tensor") -> "Tensor":
+        """Elementwise four-quadrant arctangent of ``self / other`` (self is y, other is x)."""
+        return float_binary(E.ATAN2, self, other)
+
+    def hypot(self, other: "Tensor") -> "Tensor":
+        """Elementwise ``sqrt(self^2 + other^2)``, without intermediate overflow."""
+        return float_binary(E.HYPOT, self, other)
+
+    def powi(self, other: "Tensor") -> "Tensor":
+        """Elementwise ``self ** other`` with an exponent tensor of the same kind (Burn's ``powi``).
+
+        Float tensors: the exponent is a Float tensor and both operands are differentiable (Burn
+        computes Float ``powi`` as ``powf``). Int tensors: the integer power. Raises TypeError on
+        Bool tensors or mixed kinds.
+        """
+        if self._data.dtype is torch.bool:
+            raise TypeError("powi needs Float or Int tensors, got Bool")
+        return binary(E.POWI, self, other)
+
+    def cross(self, other: "Tensor", dim: int) -> "Tensor":
+        """The 3-vector cross product along ``dim``; other dims broadcast.
+
+        Raises TypeError unless both are Float tensors, ValueError naming the shapes unless both
+        have the same rank and size 3 along ``dim``, IndexError if ``dim`` is out of range.
+        """
+        require_float_pair("cross", self, other)
+        if self._data.dim() != other._data.dim():
+            raise ValueError(f"cross needs tensors of the same rank, got shapes {self.dims()} "
+                             f"and {other.dims()}")
+        d = self._dim(dim)
+        if self._data.shape[d] != 3 or other._data.shape[d] != 3:
+            raise ValueError(f"cross needs size 3 along dim {dim}, got shapes {self.dims()} "
+                             f"and {other.dims()}")
+        return apply2(E.CROSS, self, other, (d,))

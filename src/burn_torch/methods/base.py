@@ -28,7 +28,8 @@ class TensorBase:
     def _dim(self, dim: int) -> int:
         rank = self._data.dim()
         if not -rank <= dim < rank:
-            raise IndexError(f"dimension {dim} is out of range for a tensor of rank {rank}")
+            raise IndexError(f"dimension {dim} is out of range for a tensor of rank {rank} "
+                             f"(shape {list(self._data.shape)})")
         return dim + rank if dim < 0 else dim
 
 
@@ -47,11 +48,16 @@ def binary(op, a: "Tensor", b) -> "Tensor":
     return apply2(op, a, b)
 
 
-def scalar(op, x: "Tensor", s) -> "Tensor":
+def check_scalar(what: str, x: "Tensor", s) -> None:
+    """TypeError unless ``s`` is a real Python scalar that fits ``x``'s kind (no float on Int/Bool)."""
     if not isinstance(s, Number) or isinstance(s, complex):
-        raise TypeError(f"{op.name}: expected a real Python scalar, got {type(s).__name__}")
+        raise TypeError(f"{what}: expected a real Python scalar, got {type(s).__name__}")
     if isinstance(s, float) and not x._data.is_floating_point():
-        raise TypeError(f"{op.name}: a float scalar with a {x.kind} tensor; call .float() first")
+        raise TypeError(f"{what}: a float scalar with a {x.kind} tensor; call .float() first")
+
+
+def scalar(op, x: "Tensor", s) -> "Tensor":
+    check_scalar(op.name, x, s)
     return apply1(op, x, (s,))
 
 
@@ -65,6 +71,21 @@ def float_unary(op, x: "Tensor") -> "Tensor":
     if not x._data.is_floating_point():
         raise TypeError(f"{op.name} needs a Float tensor, got {x.kind}; call .float() first")
     return apply1(op, x)
+
+
+def require_float_pair(what: str, a: "Tensor", b) -> None:
+    """TypeError unless ``b`` is a Tensor and both ``a`` and ``b`` are Float tensors."""
+    if not isinstance(b, TensorBase):
+        raise TypeError(f"{what}: expected a Tensor operand, got {type(b).__name__}")
+    if not (a._data.is_floating_point() and b._data.is_floating_point()):
+        raise TypeError(f"{what} needs Float tensors, got {a.kind} and {b.kind}; "
+                        f"call .float() first")
+
+
+def float_binary(op, a: "Tensor", b, attrs=()) -> "Tensor":
+    """A Float-only two-tensor op (Burn defines it on Float tensors only)."""
+    require_float_pair(op.name, a, b)
+    return apply2(op, a, b, attrs)
 
 
 def operator(op, scalar_op, x: "Tensor", other):

@@ -5,9 +5,9 @@ from typing import TYPE_CHECKING
 
 import torch
 
-from ..autodiff.record import apply1
+from ..autodiff.record import apply1, apply2
 from ..ops import compare as C
-from .base import TensorBase, binary
+from .base import TensorBase, binary, float_binary, float_unary, scalar
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
@@ -37,23 +37,77 @@ class CompareMethods(TensorBase):
         return binary(C.LOWER_EQUAL, self, other)
 
     def equal_elem(self, value) -> "Tensor":
-        return apply1(C.EQUAL, self, (value,))
+        """Elementwise ``self == value`` for a scalar of this tensor's kind (TypeError for a float
+        on an Int/Bool tensor, as for arithmetic scalars)."""
+        return scalar(C.EQUAL, self, value)
 
     def not_equal_elem(self, value) -> "Tensor":
-        return apply1(C.NOT_EQUAL, self, (value,))
+        return scalar(C.NOT_EQUAL, self, value)
 
     def greater_elem(self, value) -> "Tensor":
-        return apply1(C.GREATER, self, (value,))
+        return scalar(C.GREATER, self, value)
 
     def greater_equal_elem(self, value) -> "Tensor":
-        return apply1(C.GREATER_EQUAL, self, (value,))
+        return scalar(C.GREATER_EQUAL, self, value)
 
     def lower_elem(self, value) -> "Tensor":
-        return apply1(C.LOWER, self, (value,))
+        return scalar(C.LOWER, self, value)
 
     def lower_equal_elem(self, value) -> "Tensor":
-        return apply1(C.LOWER_EQUAL, self, (value,))
+        return scalar(C.LOWER_EQUAL, self, value)
+
+    # ========================================================================= predicates ====
+    def is_nan(self) -> "Tensor":
+        """Bool: where this Float tensor is NaN. TypeError for Int/Bool tensors."""
+        return float_unary(C.IS_NAN, self)
+
+    def is_inf(self) -> "Tensor":
+        """Bool: where this Float tensor is +inf or -inf. TypeError for Int/Bool tensors."""
+        return float_unary(C.IS_INF, self)
+
+    def is_finite(self) -> "Tensor":
+        """Bool: where this Float tensor is neither NaN nor infinite. TypeError for Int/Bool."""
+        return float_unary(C.IS_FINITE, self)
+
+    def contains_nan(self) -> "Tensor":
+        """Bool of shape ``[1]``: whether any entry of this Float tensor is NaN."""
+        return float_unary(C.CONTAINS_NAN, self)
+
+    def is_close(self, other: "Tensor", rtol: float | None = None,
+                 atol: float | None = None) -> "Tensor":
+        """Bool: where ``|self - other| <= atol + rtol * |other|`` (defaults 1e-5 and 1e-8, as
+        Burn's); NaN is never close, equal infinities are. Float tensors only."""
+        rtol = 1e-5 if rtol is None else float(rtol)
+        atol = 1e-8 if atol is None else float(atol)
+        return float_binary(C.IS_CLOSE, self, other, (rtol, atol))
 
     def all_close(self, other: "Tensor", rtol: float = 1e-5, atol: float = 1e-8) -> bool:
         """Whether all values are close (``torch.allclose``), as a Python bool."""
         return bool(torch.allclose(self._data, other._data, rtol=rtol, atol=atol))
+
+    # ========================================================================= Bool logic ====
+    def bool_and(self, other: "Tensor") -> "Tensor":
+        """Elementwise logical and of two Bool tensors (broadcasting); TypeError otherwise."""
+        return bool_binary(C.BOOL_AND, self, other)
+
+    def bool_or(self, other: "Tensor") -> "Tensor":
+        """Elementwise logical or of two Bool tensors (broadcasting); TypeError otherwise."""
+        return bool_binary(C.BOOL_OR, self, other)
+
+    def bool_not(self) -> "Tensor":
+        """Elementwise logical not of a Bool tensor; TypeError otherwise."""
+        require_bool(self, "bool_not")
+        return apply1(C.BOOL_NOT, self)
+
+
+def require_bool(x: "Tensor", what: str) -> None:
+    if x._data.dtype is not torch.bool:
+        raise TypeError(f"{what} needs Bool tensors, got {x.kind}; compare first or call .bool()")
+
+
+def bool_binary(op, a: "Tensor", b) -> "Tensor":
+    if not isinstance(b, TensorBase):
+        raise TypeError(f"{op.name}: expected a Tensor operand, got {type(b).__name__}")
+    require_bool(a, op.name)
+    require_bool(b, op.name)
+    return apply2(op, a, b)

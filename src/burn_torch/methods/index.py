@@ -1,13 +1,15 @@
 """Indexing and masking methods of Tensor. Index and mask tensors are never differentiated."""
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 import torch
 
-from ..autodiff.record import apply1, apply2
+from ..autodiff.record import apply1, apply2, wrap
 from ..dtype import kind_of
 from ..ops import index as I
+from ..ops.index import IndexingUpdateOp
 from .base import TensorBase, same_kind
 
 if TYPE_CHECKING:
@@ -23,6 +25,28 @@ def as_index_tensor(indices, like: "Tensor", what: str) -> torch.Tensor:
     if data.dtype.is_floating_point or data.dtype is torch.bool:
         raise TypeError(f"{what}: indices must be an Int tensor, got {kind_of(data.dtype)}")
     return data if data.dtype is torch.int64 else data.long()
+
+
+def check_in_range(what: str, idx: torch.Tensor, size: int, shape) -> None:
+    """IndexError for an index outside ``0..size``; checked only for CPU indices (elsewhere the
+    check would wait for the device)."""
+    if idx.device.type == "cpu" and idx.numel() and (idx.min() < 0 or idx.max() >= size):
+        raise IndexError(f"{what}: indices must lie in 0..{size}, got values from {int(idx.min())} "
+                         f"to {int(idx.max())} (tensor shape {list(shape)})")
+
+
+def update_operands(what: str, x: "Tensor", values, op) -> None:
+    """TypeError unless ``op`` is an IndexingUpdateOp and ``x``, ``values`` are numeric tensors of
+    the same dtype."""
+    if not isinstance(op, IndexingUpdateOp):
+        raise TypeError(f"{what}: op must be a burn_torch.IndexingUpdateOp, got {op!r}")
+    if not isinstance(values, TensorBase):
+        raise TypeError(f"{what}: values must be a Tensor, got {type(values).__name__}")
+    if x._data.dtype is torch.bool:
+        raise TypeError(f"{what} needs a Float or Int tensor, got Bool")
+    if values._data.dtype is not x._data.dtype:
+        raise TypeError(f"{what}: values of dtype {values.dtype()} for a tensor of dtype {x.dtype()}; "
+                        f"convert one of them first")
 
 
 def as_mask(mask, what: str) -> torch.Tensor:
@@ -62,3 +86,116 @@ class IndexMethods(TensorBase):
         if values._data.dtype is not self._data.dtype:
             same_kind("mask_where", self, values)
         return apply2(I.MASK_WHERE, self, values, (m,))
+
+    def mask_select(self, mask: "Tensor") -> "Tensor":
+        """The entries where the Bool ``mask`` (of this tensor's shape) is set, in row-major order,
+        as a rank-1 tensor; gradients flow back to the selected entries only."""
+        m = as_mask(mask, "mask_select")
+        if m.shape != self._data.shape:
+            raise ValueError(f"mask_select: mask of shape {list(m.shape)} for a tensor of shape "
+                             f"{self.dims()}")
+        return apply1(I.MASK_SELECT, self, (m,))
+
+    # ================================================================== indexed updates ====
+    def select_assign(self, dim: int, indices, values: "Tensor", op: IndexingUpdateOp) -> "Tensor":
+        """A copy where slice ``i`` of ``values`` along ``dim`` is combined by ``op`` into slice
+        ``indices[i]`` (Int, rank 1) of this tensor; ``values`` has this tensor's shape except
+        ``len(indices)`` along ``dim``. Gradients follow Burn's rules (see
+        :class:`IndexingUpdateOp`): MIN/MAX give the whole gradient to every side equal to the
+        result, MUL gives each value the gradient times the entry it scaled."""
+        update_operands("select_assign", self, values, op)
+        d = self._dim(dim)
+        idx = as_index_tensor(indices, self, "select_assign")
+        if idx.dim() != 1:
+            raise ValueError(f"select_assign: indices must have rank 1, got shape {list(idx.shape)}")
+        expected = self.dims()
+        expected[d] = idx.shape[0]
+        if values.dims() != expected:
+            raise ValueError(f"select_assign: values of shape {values.dims()} for {idx.shape[0]} "
+                             f"indices along dim {d} of shape {self.dims()}; expected {expected}")
+        check_in_range("select_assign", idx, self._data.shape[d], self._data.shape)
+        return apply2(I.SELECT_ASSIGN[op], self, values, (I.AlongDim(d, idx),))
+
+    def scatter(self, dim: int, indices, values: "Tensor", op: IndexingUpdateOp) -> "Tensor":
+        """A copy where each ``values[i...]`` is combined by ``op`` into the entry at the same
+        position except ``indices[i...]`` along ``dim``. ``indices`` (Int) has the shape of
+        ``values``, which equals this tensor's except along ``dim``, as Burn requires. Gradients
+        as :meth:`select_assign`."""
+        update_operands("scatter", self, values, op)
+        d = self._dim(dim)
+        idx = as_index_tensor(indices, self, "scatter")
+        shape, ishape = self.dims(), list(idx.shape)
+        if ishape != values.dims() or len(ishape) != len(shape) or any(
+                a != b for i, (a, b) in enumerate(zip(shape, ishape)) if i != d):
+            raise ValueError(f"scatter: indices of shape {ishape} and values of shape {values.dims()} "
+                             f"must have the same shape, equal to the tensor's {shape} except "
+                             f"along dim {d}")
+        check_in_range("scatter", idx, shape[d], shape)
+        return apply2(I.SCATTER[op], self, values, (I.Elementwise(d, idx),))
+
+    def gather_nd(self, indices) -> "Tensor":
+        """The slices ``self[i0, ..., iK-1]`` addressed by the rows of the Int ``indices``
+        ``[..., K]``, shaped ``indices.shape[:-1] + self.shape[K:]``; repeated rows accumulate
+        gradients."""
+        place = self._multi_index(indices, "gather_nd")
+        if not place.batch and self._data.dim() == place.k:
+            raise ValueError(f"gather_nd: indices of shape [{place.k}] address single entries of a "
+                             f"rank-{place.k} tensor, which would give a rank-0 result; use indices "
+                             f"of shape [1, {place.k}]")
+        return apply1(I.GATHER_ND, self, (place,))
+
+    def scatter_nd(self, indices, values: "Tensor", op: IndexingUpdateOp) -> "Tensor":
+        """A copy where ``values[m]`` is combined by ``op`` into the slice addressed by row ``m``
+        of the Int ``indices`` ``[M, K]`` (leading batch dims allowed); ``values`` has shape
+        ``indices.shape[:-1] + self.shape[K:]``. Gradients as :meth:`select_assign`."""
+        update_operands("scatter_nd", self, values, op)
+        place = self._multi_index(indices, "scatter_nd")
+        expected = list(place.batch) + self.dims()[place.k:]
+        if values.dims() != expected:
+            raise ValueError(f"scatter_nd: values of shape {values.dims()} for indices addressing "
+                             f"{place.k} dims of shape {self.dims()}; expected {expected}")
+        return apply2(I.SCATTER_ND[op], self, values, (place,))
+
+    def _multi_index(self, indices, what: str) -> "I.Multi":
+        idx = as_index_tensor(indices, self, what)
+        shape = self.dims()
+        k = idx.shape[-1] if idx.dim() else 0
+        if idx.dim() == 0 or not 1 <= k <= len(shape):
+            raise ValueError(f"{what}: indices of shape {list(idx.shape)} must be [..., K] with "
+                             f"1 <= K <= {len(shape)} (tensor shape {shape})")
+        for j in range(k):
+            check_in_range(what, idx[..., j], shape[j], shape)
+        strides = torch.tensor([math.prod(shape[j + 1:k]) for j in range(k)], device=idx.device)
+        flat = (idx * strides).sum(-1).reshape(-1)
+        return I.Multi(k, flat, idx.shape[:-1])
+
+    # ======================================================== non-differentiable indices ====
+    def one_hot(self, num_classes: int) -> "Tensor":
+        """One-hot rows over a new last dim of ``num_classes`` (>= 2), of this tensor's dtype;
+        negative indices count from ``num_classes``, as Burn's. TypeError for Bool tensors,
+        ValueError for an index outside ``-num_classes..num_classes``."""
+        if self._data.dtype is torch.bool:
+            raise TypeError("one_hot needs an Int (or Float) tensor of class indices, got Bool")
+        if num_classes < 2:
+            raise ValueError(f"one_hot needs at least 2 classes, got {num_classes}")
+        d = self._data
+        if d.numel() and (d.min() < -num_classes or d.max() >= num_classes):
+            raise ValueError(f"one_hot: class indices must lie in -{num_classes}..{num_classes}, "
+                             f"got values from {d.min().item()} to {d.max().item()}")
+        return apply1(I.ONE_HOT, self, (num_classes,))
+
+    def argwhere(self) -> "Tensor":
+        """The Int ``[N, rank]`` coordinates of the set entries of this Bool tensor, row-major.
+        TypeError for Float/Int tensors."""
+        return self._argwhere("argwhere")
+
+    def nonzero(self) -> "list[Tensor]":
+        """The coordinates of the set entries of this Bool tensor: one rank-1 Int tensor per dim
+        (a Python list). TypeError for Float/Int tensors."""
+        where = self._argwhere("nonzero")
+        return [wrap(column, where._ctx) for column in where._data.unbind(1)]
+
+    def _argwhere(self, what: str) -> "Tensor":
+        if self._data.dtype is not torch.bool:
+            raise TypeError(f"{what} needs a Bool tensor, got {self.kind}; compare first or call .bool()")
+        return apply1(I.ARGWHERE, self)

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Sequence
 
-from ..autodiff.record import apply1, applyn
+from ..autodiff.record import apply1, apply2, applyn
 from ..ops import shape as S
-from .base import TensorBase, check_list
+from .base import TensorBase, check_list, check_scalar, same_kind
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
@@ -79,6 +79,31 @@ class ShapeMethods(TensorBase):
                              f"(shape {self.dims()})")
         return apply1(S.SQUEEZE_DIM, self, (d,))
 
+    def squeeze_dims(self, dims: Sequence[int]) -> "Tensor":
+        """Removes ``dims`` (negative allowed, repeats ignored), which must all have size 1; an
+        empty ``dims`` removes every size-1 dim, as Burn's ``squeeze_dims``. ValueError for a dim
+        whose size is not 1, or when no dim would remain."""
+        shape = self.dims()
+        if dims:
+            drop = {self._dim(int(d)) for d in dims}
+            for d in sorted(drop):
+                if shape[d] != 1:
+                    raise ValueError(f"squeeze_dims: dimension {d} has size {shape[d]}, not 1 "
+                                     f"(shape {shape})")
+        else:
+            drop = {d for d, size in enumerate(shape) if size == 1}
+        return self._squeeze_out(drop, "squeeze_dims")
+
+    def squeeze(self) -> "Tensor":
+        """Removes every size-1 dim (Burn's ``squeeze``); ValueError when no dim would remain."""
+        return self._squeeze_out({d for d, size in enumerate(self.dims()) if size == 1}, "squeeze")
+
+    def _squeeze_out(self, drop: "set[int]", what: str) -> "Tensor":
+        shape = self.dims()
+        if len(drop) >= len(shape):
+            raise ValueError(f"{what}: removing dims {sorted(drop)} would leave no dim (shape {shape})")
+        return apply1(S.RESHAPE, self, ([size for d, size in enumerate(shape) if d not in drop],))
+
     def swap_dims(self, dim1: int, dim2: int) -> "Tensor":
         return apply1(S.SWAP_DIMS, self, (self._dim(dim1), self._dim(dim2)))
 
@@ -98,15 +123,14 @@ class ShapeMethods(TensorBase):
         """Broadcasts to ``dims`` (``-1`` keeps a dim); the gradient is summed back."""
         return apply1(S.EXPAND, self, ([int(d) for d in dims],))
 
-    def slice(self, ranges) -> "Tensor":
-        """The sub-tensor selected by ``ranges``: one Python slice (or int, range, (start, end))
-        per leading dim. Negative indices count from the end; a negative step walks the range
-        backwards from its end, as Burn's ``s![a..b;-k]``."""
+    def _slice_index(self, ranges, what: str):
+        """Normalises Burn ranges (one per leading dim) to a torch index and the dims to flip."""
         if isinstance(ranges, (slice, int, range)):
             ranges = [ranges]
         shape = self._data.shape
         if len(ranges) > len(shape):
-            raise ValueError(f"slice: {len(ranges)} ranges for a tensor of rank {len(shape)}")
+            raise ValueError(f"{what}: {len(ranges)} ranges for a tensor of rank {len(shape)} "
+                             f"(shape {list(shape)})")
         index = []
         flips = []
         for d, r in enumerate(ranges):
@@ -114,12 +138,141 @@ class ShapeMethods(TensorBase):
             index.append(s)
             if backwards:
                 flips.append(d)
-        return apply1(S.SLICE, self, (tuple(index), tuple(flips)))
+        return tuple(index), tuple(flips)
+
+    def slice(self, ranges) -> "Tensor":
+        """The sub-tensor selected by ``ranges``: one Python slice (or int, range, (start, end))
+        per leading dim. Negative indices count from the end; ranges are clamped to the dims
+        (an empty or reversed range selects nothing), as Burn's; a negative step walks the range
+        backwards from its end, as Burn's ``s![a..b;-k]``. IndexError for an int index out of
+        range, ValueError for a zero step or more ranges than dims."""
+        return apply1(S.SLICE, self, self._slice_index(ranges, "slice"))
+
+    def slice_assign(self, ranges, values: "Tensor") -> "Tensor":
+        """A copy with the region selected by ``ranges`` (see :meth:`slice`) replaced by
+        ``values``, which must have the region's shape and this tensor's kind (ValueError /
+        TypeError otherwise). Gradients: the overwritten entries get none, ``values`` gets the
+        region's. An empty region returns this tensor unchanged, as Burn does."""
+        if not isinstance(values, TensorBase):
+            raise TypeError(f"slice_assign: values must be a Tensor, got {type(values).__name__}")
+        index, flips = self._slice_index(ranges, "slice_assign")
+        region = list(self._data[index].shape)
+        if values.dims() != region:
+            raise ValueError(f"slice_assign: values of shape {values.dims()} for a region of shape "
+                             f"{region} (tensor shape {self.dims()})")
+        if values._data.dtype is not self._data.dtype:
+            same_kind("slice_assign", self, values)
+        if 0 in region:
+            return self
+        return apply2(S.SLICE_ASSIGN, self, values, (index, flips))
+
+    def slice_fill(self, ranges, value) -> "Tensor":
+        """A copy with the region selected by ``ranges`` (see :meth:`slice`) set to the scalar
+        ``value``; the filled entries get no gradient. TypeError for a float value on an Int
+        tensor."""
+        index, _ = self._slice_index(ranges, "slice_fill")
+        check_scalar("slice_fill", self, value)
+        return apply1(S.SLICE_FILL, self, (index, value))
 
     def slice_dim(self, dim: int, range_) -> "Tensor":
         """Slices one dim; see :meth:`slice`."""
         d = self._dim(dim)
         return self.slice([slice(None)] * d + [range_])
+
+    def narrow(self, dim: int, start: int, length: int) -> "Tensor":
+        """Entries ``start..start+length`` of ``dim``. As in Burn, ``length`` must be at least 1
+        and the range must lie inside the dim (ValueError otherwise)."""
+        d = self._dim(dim)
+        size = self._data.shape[d]
+        if length < 1 or start < 0 or start + length > size:
+            raise ValueError(f"narrow: range {start}..{start + length} (length {length}) is not a "
+                             f"non-empty range inside dim {d} of shape {self.dims()}")
+        return apply1(S.NARROW, self, (d, start, length))
+
+    def split(self, size: int, dim: int) -> "list[Tensor]":
+        """Consecutive pieces of ``size`` entries along ``dim`` (the last may be smaller); an empty
+        dim gives an empty list. ValueError for ``size`` < 1 on a non-empty dim."""
+        d = self._dim(dim)
+        total = self._data.shape[d]
+        if total and size < 1:
+            raise ValueError(f"split: size must be at least 1, got {size} (shape {self.dims()})")
+        return [self.narrow(d, start, min(size, total - start)) for start in range(0, total, max(size, 1))]
+
+    def chunk(self, n: int, dim: int) -> "list[Tensor]":
+        """At most ``n`` pieces along ``dim``, all of ``ceil(size / n)`` entries but the last, as
+        Burn's ``chunk`` (fewer than ``n`` when the size does not allow ``n`` non-empty pieces).
+        ValueError for ``n`` < 1."""
+        if n < 1:
+            raise ValueError(f"chunk: the number of chunks must be at least 1, got {n}")
+        d = self._dim(dim)
+        return self.split(-(-self._data.shape[d] // n), d)
+
+    def flip(self, dims: Sequence[int]) -> "Tensor":
+        """Reverses the order of the entries along each of ``dims`` (distinct, negative allowed)."""
+        axes = self._distinct_dims(dims, "flip")
+        return apply1(S.FLIP, self, (axes,))
+
+    def movedim(self, src, dst) -> "Tensor":
+        """Moves dim(s) ``src`` to position(s) ``dst`` (ints or equal-length sequences of distinct
+        dims, negative allowed); the other dims keep their order."""
+        src = self._distinct_dims([src] if isinstance(src, int) else src, "movedim")
+        dst = self._distinct_dims([dst] if isinstance(dst, int) else dst, "movedim")
+        if len(src) != len(dst):
+            raise ValueError(f"movedim: {len(src)} source dims but {len(dst)} destination dims")
+        return apply1(S.MOVEDIM, self, (src, dst))
+
+    def repeat_dim(self, dim: int, times: int) -> "Tensor":
+        """The tensor repeated ``times`` times along ``dim`` (0 gives an empty dim)."""
+        d = self._dim(dim)
+        sizes = [1] * self._data.dim()
+        sizes[d] = times
+        return self._repeat(S.REPEAT_DIM, sizes)
+
+    def repeat(self, sizes: Sequence[int]) -> "Tensor":
+        """Repeats dim ``i`` ``sizes[i]`` times (0 gives an empty dim); dims past ``len(sizes)``
+        are kept. ValueError for more sizes than dims."""
+        sizes = [int(t) for t in sizes]
+        rank = self._data.dim()
+        if len(sizes) > rank:
+            raise ValueError(f"repeat: {len(sizes)} sizes for a tensor of rank {rank} "
+                             f"(shape {self.dims()})")
+        return self._repeat(S.REPEAT, sizes + [1] * (rank - len(sizes)))
+
+    def _repeat(self, op, sizes: "list[int]") -> "Tensor":
+        if any(t < 0 for t in sizes):
+            raise ValueError(f"{op.name}: repetition counts must be non-negative, got {sizes}")
+        return apply1(op, self, (sizes,))
+
+    def tril(self, diagonal: int) -> "Tensor":
+        """Keeps the entries on and below ``diagonal`` of the last two dims, zeroes the others."""
+        return apply1(S.TRIL, self, (self._triangle_diagonal(diagonal, "tril"),))
+
+    def triu(self, diagonal: int) -> "Tensor":
+        """Keeps the entries on and above ``diagonal`` of the last two dims, zeroes the others."""
+        return apply1(S.TRIU, self, (self._triangle_diagonal(diagonal, "triu"),))
+
+    def _triangle_diagonal(self, diagonal: int, what: str) -> int:
+        if self._data.dim() < 2:
+            raise ValueError(f"{what} needs a tensor of rank >= 2, got shape {self.dims()}")
+        if not isinstance(diagonal, int) or isinstance(diagonal, bool):
+            raise TypeError(f"{what}: diagonal must be an int, got {diagonal!r}")
+        return diagonal
+
+    def unfold(self, dim: int, size: int, step: int) -> "Tensor":
+        """All complete windows of ``size`` entries along ``dim``, starting every ``step``: ``dim``
+        becomes the window count and the windows are appended as a new last dim of ``size``
+        (no complete window gives a count of 0, as Burn). ValueError for ``step`` < 1 or
+        ``size`` < 0."""
+        d = self._dim(dim)
+        if step < 1 or size < 0:
+            raise ValueError(f"unfold: needs step >= 1 and size >= 0, got size {size}, step {step}")
+        return apply1(S.UNFOLD, self, (d, size, step))
+
+    def _distinct_dims(self, dims, what: str) -> "list[int]":
+        out = [self._dim(int(d)) for d in dims]
+        if len(set(out)) != len(out):
+            raise ValueError(f"{what}: dims {list(dims)} are not distinct (shape {self.dims()})")
+        return out
 
     @staticmethod
     def cat(tensors: Sequence["Tensor"], dim: int) -> "Tensor":

@@ -136,3 +136,107 @@ def _clamp_rule(g, n):
 
 
 CLAMP = defop("clamp", torch.clamp, _clamp_rule, MEMORY, save_input)
+
+
+# -- trigonometric and hyperbolic float math -----------------------------------------------------
+# Each rule builds its factor in one fresh buffer and scales it by ``g`` in place.
+def _tan_rule(g, n):  # d tan = 1 + tan^2, from the output
+    return (torch.square(n.saved).add_(1).mul_(g),)
+
+
+def _asin_rule(g, n):  # 1 / sqrt(1 - x^2)
+    return (torch.square(n.saved).neg_().add_(1).rsqrt_().mul_(g),)
+
+
+def _acos_rule(g, n):  # -1 / sqrt(1 - x^2)
+    return (torch.square(n.saved).neg_().add_(1).rsqrt_().mul_(g).neg_(),)
+
+
+def _atan_rule(g, n):  # 1 / (1 + x^2)
+    return (torch.div(g, torch.square(n.saved).add_(1)),)
+
+
+def _asinh_rule(g, n):  # 1 / sqrt(x^2 + 1)
+    return (torch.square(n.saved).add_(1).rsqrt_().mul_(g),)
+
+
+def _acosh_rule(g, n):  # 1 / sqrt(x^2 - 1)
+    return (torch.square(n.saved).sub_(1).rsqrt_().mul_(g),)
+
+
+def _atanh_rule(g, n):  # 1 / (1 - x^2)
+    return (torch.div(g, torch.square(n.saved).neg_().add_(1)),)
+
+
+TAN = defop("tan", torch.tan, _tan_rule, MEMORY, save_output)
+SINH = defop("sinh", torch.sinh, lambda g, n: (torch.cosh(n.saved).mul_(g),), MEMORY, save_input)
+COSH = defop("cosh", torch.cosh, lambda g, n: (torch.sinh(n.saved).mul_(g),), MEMORY, save_input)
+ASIN = defop("asin", torch.asin, _asin_rule, MEMORY, save_input)
+ACOS = defop("acos", torch.acos, _acos_rule, MEMORY, save_input)
+ATAN = defop("atan", torch.atan, _atan_rule, MEMORY, save_input)
+ASINH = defop("asinh", torch.asinh, _asinh_rule, MEMORY, save_input)
+ACOSH = defop("acosh", torch.acosh, _acosh_rule, MEMORY, save_input)
+ATANH = defop("atanh", torch.atanh, _atanh_rule, MEMORY, save_input)
+
+_DEG_TO_RAD = math.pi / 180.0
+_RAD_TO_DEG = 180.0 / math.pi
+DEG2RAD = defop("deg2rad", torch.deg2rad, lambda g, n: (g * _DEG_TO_RAD,), MEMORY)
+RAD2DEG = defop("rad2deg", torch.rad2deg, lambda g, n: (g * _RAD_TO_DEG,), MEMORY)
+
+
+# -- piecewise-constant ops: Burn records them and gives their input a zero gradient -------------
+_broadcast_to = torch.broadcast_to
+
+
+def _zero_rule(g, n):
+    return (_broadcast_to(g.new_zeros(()), g.shape),)  # a view of one zero: no full buffer
+
+
+FLOOR = defop("floor", torch.floor, _zero_rule, MEMORY)
+CEIL = defop("ceil", torch.ceil, _zero_rule, MEMORY)
+ROUND = defop("round", torch.round, _zero_rule, MEMORY)  # half to even, as Burn
+SIGN = defop("sign", torch.sign, _zero_rule, MEMORY)
+
+
+# -- binary float math ---------------------------------------------------------------------------
+def _atan2_rule(g, n):
+    pa, pb = n.parents
+    a, b = n.saved
+    scale = g / (a * a + b * b)
+    return (fit(scale * b, pa) if pa is not None else None,
+            fit(-scale * a, pb) if pb is not None else None)
+
+
+def _save_hypot(datas, out, parents):
+    """Each input's gradient needs that input and the output."""
+    a, b = datas
+    pa, pb = parents
+    return (a if pa is not None else None, b if pb is not None else None, out)
+
+
+def _hypot_rule(g, n):
+    pa, pb = n.parents
+    a, b, h = n.saved
+    scale = g / h
+    return (fit(scale * a, pa) if pa is not None else None,
+            fit(scale * b, pb) if pb is not None else None)
+
+
+def _cross_forward(a, b, dim):
+    return torch.linalg.cross(a, b, dim=dim)
+
+
+def _cross_rule(g, n):  # d(a x b) = da x b + a x db
+    pa, pb = n.parents
+    a, b = n.saved
+    (dim,) = n.attrs
+    return (fit(torch.linalg.cross(b, g, dim=dim), pa) if pa is not None else None,
+            fit(torch.linalg.cross(g, a, dim=dim), pb) if pb is not None else None)
+
+
+ATAN2 = defop("atan2", torch.atan2, _atan2_rule, MEMORY, save_inputs)
+HYPOT = defop("hypot", torch.hypot, _hypot_rule, MEMORY, _save_hypot)
+CROSS = defop("cross", _cross_forward, _cross_rule, MEMORY, save_other_input)
+# Burn's Float ``powi(other)`` takes a Float exponent tensor and is ``powf`` (both differentiable);
+# on Int tensors it is the integer power.
+POWI = defop("powi", torch.pow, _powf_rule, MEMORY, save_inputs)

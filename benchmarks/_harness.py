@@ -1,0 +1,80 @@
+"""Shared timing harness for the training-step benchmarks: burn_torch vs torch autograd.
+
+A benchmark gives two step functions that each run one training step (forward, loss, backward)
+and return the gradients they produced. :func:`run` first guards correctness (the two sides'
+gradients must agree), then times the sides interleaved in one process (round after round, each
+round running ``inner`` steps of torch then ``inner`` of burn_torch, after warm-up steps) and
+reports per-step medians. :func:`main` parses the common flags and prints one table row per size.
+"""
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from typing import Callable, Iterable, Sequence
+
+import torch
+
+
+def max_abs_diff(torch_grads: Sequence[torch.Tensor], burn_grads: Sequence[torch.Tensor]) -> float:
+    """The largest absolute difference over matching gradient pairs (torch tensors)."""
+    return max((a - b).abs().max().item() for a, b in zip(torch_grads, burn_grads, strict=True))
+
+
+def time_interleaved(torch_step: Callable[[], object], burn_step: Callable[[], object],
+                     rounds: int, inner: int, warmup: int = 2) -> tuple[float, float]:
+    """Median seconds per step of each side, timed in alternating blocks of ``inner`` steps."""
+    for _ in range(warmup):
+        torch_step()
+        burn_step()
+    times_t, times_b = [], []
+    for _ in range(rounds):
+        t0 = time.perf_counter()
+        for _ in range(inner):
+            torch_step()
+        t1 = time.perf_counter()
+        for _ in range(inner):
+            burn_step()
+        t2 = time.perf_counter()
+        times_t.append((t1 - t0) / inner)
+        times_b.append((t2 - t1) / inner)
+    return statistics.median(times_t), statistics.median(times_b)
+
+
+def run(torch_step: Callable[[], Sequence[torch.Tensor]],
+        burn_step: Callable[[], Sequence[torch.Tensor]], rounds: int, inner: int,
+        tolerance: float) -> tuple[float, float, float]:
+    """Guards then times one configuration; returns (torch median s, burn median s, max diff).
+
+    Each step returns its gradients as torch tensors, in the same order and layout on both sides.
+    Raises AssertionError when they differ by ``tolerance`` or more.
+    """
+    worst = max_abs_diff(torch_step(), burn_step())
+    assert worst < tolerance, f"gradients disagree by {worst} (tolerance {tolerance})"
+    tt, tb = time_interleaved(torch_step, burn_step, rounds, inner)
+    return tt, tb, worst
+
+
+def main(description: str, label: str, sizes: Iterable, bench: Callable[..., tuple],
+         work: Callable[..., float]) -> None:
+    """Parses ``--quick``/``--threads``, then prints one row per size.
+
+    ``bench(*size, rounds=, inner=)`` returns what :func:`run` returns; ``work(*size)`` is a
+    rough cost of one step, used to pick ``inner`` so each timed block lasts a similar time.
+    """
+    ap = argparse.ArgumentParser(description=description)
+    ap.add_argument("--quick", action="store_true", help="fewer rounds (a smoke run)")
+    ap.add_argument("--threads", type=int, default=None, help="torch intra-op threads")
+    args = ap.parse_args()
+    if args.threads:
+        torch.set_num_threads(args.threads)
+    print(f"torch {torch.__version__}, {torch.get_num_threads()} threads")
+    print(f"{label:>18} | {'torch autograd':>14} | {'burn_torch':>11} | {'ratio':>6} | "
+          f"max|grad diff|")
+    rounds = 5 if args.quick else 21
+    for size in sizes:
+        inner = max(1, min(200, int(2e8 // max(work(*size), 1))))
+        tt, tb, worst = bench(*size, rounds=rounds, inner=inner)
+        name = ",".join(str(s) for s in size)
+        print(f"{name:>18} | {tt * 1e6:11.1f} µs | {tb * 1e6:8.1f} µs | {tb / tt:6.3f} | "
+              f"{worst:.1e}", flush=True)

@@ -1,0 +1,82 @@
+"""One CNN training step, burn_torch vs torch autograd, interleaved in one process.
+
+Each step: conv2d(3x3, pad 1) + relu + max_pool2d(2) twice, a linear classifier and a
+cross-entropy loss on a batch of B images of C x S x S, backward, and the gradient of every
+weight and bias read out. burn_torch uses ``module_ops`` (Burn's layouts) and
+``loss.cross_entropy_with_logits`` on one-hot targets; torch autograd uses
+``torch.nn.functional`` (conv2d, relu, max_pool2d, linear, cross_entropy). Prints per-size
+medians (µs) and the ratio burn_torch / torch autograd (target: <= 1.0 at every size).
+
+Usage: python benchmarks/cnn_step.py [--quick] [--threads N]
+"""
+from __future__ import annotations
+
+import torch
+import torch.nn.functional as F
+
+from burn_torch import Device, Tensor, loss
+from burn_torch import module_ops as M
+from burn_torch.activation import relu
+
+from _harness import main, run
+
+# (batch, image channels, image side, channels of the first conv; the second has twice as many)
+SIZES = [(8, 3, 16, 8), (32, 3, 32, 16), (64, 3, 32, 32)]
+CLASSES = 10
+CONV = M.ConvOptions(stride=[1, 1], padding=[1, 1], dilation=[1, 1], groups=1)
+
+
+def make_params(C: int, S: int, K: int, seed: int = 0):
+    """Conv weights/biases and the classifier in torch's layout (linear weight [out, in])."""
+    gen = torch.Generator().manual_seed(seed)
+    w1 = torch.randn(K, C, 3, 3, generator=gen) / (C * 9) ** 0.5
+    w2 = torch.randn(2 * K, K, 3, 3, generator=gen) / (K * 9) ** 0.5
+    features = 2 * K * (S // 4) ** 2
+    wl = torch.randn(CLASSES, features, generator=gen) / features ** 0.5
+    return [w1, torch.zeros(K), w2, torch.zeros(2 * K), wl, torch.zeros(CLASSES)]
+
+
+def torch_step(x, labels, params):
+    w1, b1, w2, b2, wl, bl = params
+    h = F.max_pool2d(F.relu(F.conv2d(x, w1, b1, padding=1)), 2)
+    h = F.max_pool2d(F.relu(F.conv2d(h, w2, b2, padding=1)), 2)
+    logits = F.linear(h.flatten(1), wl, bl)
+    F.cross_entropy(logits, labels).backward()
+    grads = [p.grad for p in params]
+    for p in params:
+        p.grad = None
+    return grads
+
+
+def burn_step(x, targets, params):
+    w1, b1, w2, b2, wl, bl = params
+    h = M.max_pool2d(relu(M.conv2d(x, w1, b1, CONV)), [2, 2], [2, 2], [0, 0], [1, 1])
+    h = M.max_pool2d(relu(M.conv2d(h, w2, b2, CONV)), [2, 2], [2, 2], [0, 0], [1, 1])
+    logits = M.linear(h.flatten(1, 3), wl, bl)
+    grads = loss.cross_entropy_with_logits(logits, targets).backward()
+    return [p.grad(grads) for p in params]
+
+
+def bench(B: int, C: int, S: int, K: int, rounds: int, inner: int):
+    gen = torch.Generator().manual_seed(1)
+    xt = torch.randn(B, C, S, S, generator=gen)
+    labels = torch.randint(0, CLASSES, (B,), generator=gen)
+    params = make_params(C, S, K)
+    t_params = [p.clone().requires_grad_(True) for p in params]
+    ad = Device.cpu().autodiff()
+    burn_layout = params[:4] + [params[4].t().contiguous(), params[5]]  # linear weight [in, out]
+    b_params = [Tensor.from_data(p, ad).require_grad() for p in burn_layout]
+    bx = Tensor.from_data(xt, Device.cpu())
+    targets = Tensor.from_data(F.one_hot(labels, CLASSES).float(), Device.cpu())
+
+    def burn_grads():
+        g = [t.to_torch() for t in burn_step(bx, targets, b_params)]
+        return g[:4] + [g[4].t(), g[5]]  # back to torch's layout for the comparison
+
+    return run(lambda: torch_step(xt, labels, t_params), burn_grads, rounds, inner,
+               tolerance=1e-4)
+
+
+if __name__ == "__main__":
+    main(__doc__.splitlines()[0], "B,C,S,K", SIZES, bench,
+         lambda B, C, S, K: 3 * 9 * B * S * S * K * (C + K / 2))

@@ -1,0 +1,109 @@
+"""One transformer-block training step, burn_torch vs torch autograd, interleaved in one process.
+
+Each step on a batch of B sequences of length L with width D and H heads: a pre-norm block
+(layer norm written as mean/var over the last dim, no affine; q/k/v/output projections and
+scaled dot-product attention; layer norm; a 4D-wide GELU feed-forward; residual adds), a linear
+head to V classes and a cross-entropy loss, backward, and the gradient of every weight and bias
+read out. burn_torch uses ``module_ops.linear`` / ``module_ops.attention`` (Burn's layouts),
+``mean_dim``, ``activation.gelu`` and ``loss.cross_entropy_with_logits`` on one-hot targets;
+torch autograd uses the same layer-norm formula with ``mean``, ``F.linear``,
+``F.scaled_dot_product_attention``, ``F.gelu`` and ``F.cross_entropy``. Prints per-size medians
+(µs) and the ratio burn_torch / torch autograd (target: <= 1.0 at every size).
+
+Usage: python benchmarks/transformer_step.py [--quick] [--threads N]
+"""
+from __future__ import annotations
+
+import torch
+import torch.nn.functional as F
+
+from burn_torch import Device, Tensor, loss
+from burn_torch import module_ops as M
+from burn_torch.activation import gelu
+
+from _harness import main, run
+
+SIZES = [(4, 16, 32, 2, 64), (8, 64, 128, 4, 256), (16, 128, 256, 8, 512)]
+EPS = 1e-5
+# names of the weights (torch layout [out, in]) and their biases, in step order
+LAYERS = ["q", "k", "v", "o", "ff1", "ff2", "head"]
+
+
+def make_params(D: int, V: int, seed: int = 0) -> list[torch.Tensor]:
+    """Per layer of LAYERS: weight [out, in] (torch's layout), then bias."""
+    gen = torch.Generator().manual_seed(seed)
+    dims = {"q": (D, D), "k": (D, D), "v": (D, D), "o": (D, D), "ff1": (4 * D, D),
+            "ff2": (D, 4 * D), "head": (V, D)}
+    params = []
+    for name in LAYERS:
+        out, inp = dims[name]
+        params += [torch.randn(out, inp, generator=gen) / inp ** 0.5,
+                   torch.randn(out, generator=gen) * 0.02]
+    return params
+
+
+def torch_layer_norm(x):
+    mu = x.mean(-1, keepdim=True)
+    xc = x - mu
+    return xc / ((xc * xc).mean(-1, keepdim=True) + EPS).sqrt()
+
+
+def torch_step(x, labels, params, H: int):
+    wq, bq, wk, bk, wv, bv, wo, bo, w1, b1, w2, b2, wh, bh = params
+    B, L, D = x.shape
+    h = torch_layer_norm(x)
+    q, k, v = (F.linear(h, w, b).view(B, L, H, D // H).transpose(1, 2)
+               for w, b in ((wq, bq), (wk, bk), (wv, bv)))
+    a = F.scaled_dot_product_attention(q, k, v).transpose(1, 2).reshape(B, L, D)
+    x = x + F.linear(a, wo, bo)
+    x = x + F.linear(F.gelu(F.linear(torch_layer_norm(x), w1, b1)), w2, b2)
+    logits = F.linear(x, wh, bh)
+    F.cross_entropy(logits.reshape(B * L, -1), labels.reshape(-1)).backward()
+    grads = [p.grad for p in params]
+    for p in params:
+        p.grad = None
+    return grads
+
+
+def burn_layer_norm(x):
+    xc = x - x.mean_dim(2)
+    return xc / ((xc * xc).mean_dim(2) + EPS).sqrt()
+
+
+def burn_step(x, targets, params, H: int):
+    wq, bq, wk, bk, wv, bv, wo, bo, w1, b1, w2, b2, wh, bh = params
+    B, L, D = x.dims()
+    h = burn_layer_norm(x)
+    q, k, v = (M.linear(h, w, b).reshape([B, L, H, D // H]).swap_dims(1, 2)
+               for w, b in ((wq, bq), (wk, bk), (wv, bv)))
+    a = M.attention(q, k, v).swap_dims(1, 2).reshape([B, L, D])
+    x = x + M.linear(a, wo, bo)
+    x = x + M.linear(gelu(M.linear(burn_layer_norm(x), w1, b1)), w2, b2)
+    grads = loss.cross_entropy_with_logits(M.linear(x, wh, bh), targets).backward()
+    return [p.grad(grads) for p in params]
+
+
+def bench(B: int, L: int, D: int, H: int, V: int, rounds: int, inner: int):
+    gen = torch.Generator().manual_seed(1)
+    xt = torch.randn(B, L, D, generator=gen)
+    labels = torch.randint(0, V, (B, L), generator=gen)
+    params = make_params(D, V)
+    t_params = [p.clone().requires_grad_(True) for p in params]
+    ad = Device.cpu().autodiff()
+    # Burn's linear weight is [in, out]: transpose every weight (the even entries)
+    b_params = [Tensor.from_data(p.t().contiguous() if i % 2 == 0 else p, ad).require_grad()
+                for i, p in enumerate(params)]
+    bx = Tensor.from_data(xt, Device.cpu())
+    targets = Tensor.from_data(F.one_hot(labels, V).float(), Device.cpu())
+
+    def burn_grads():
+        g = [t.to_torch() for t in burn_step(bx, targets, b_params, H)]
+        return [t.t() if i % 2 == 0 else t for i, t in enumerate(g)]
+
+    return run(lambda: torch_step(xt, labels, t_params, H), burn_grads, rounds, inner,
+               tolerance=1e-4)
+
+
+if __name__ == "__main__":
+    main(__doc__.splitlines()[0], "B,L,D,H,V", SIZES, bench,
+         lambda B, L, D, H, V: 6 * B * L * D * (12 * D + 2 * L + V))

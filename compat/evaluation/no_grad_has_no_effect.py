@@ -1,0 +1,44 @@
+"""torch.no_grad() does nothing to burn_torch tensors: use without_autodiff()."""
+import torch
+
+from burn_torch import Device, Tensor
+
+ID = "no_grad_has_no_effect"
+TITLE = "`with torch.no_grad():` does nothing: use `without_autodiff()`"
+CATEGORY = "evaluation"
+SEVERITY = "silent"
+DETECTORS = ("no_grad_context",)
+WHAT = "torch.no_grad() only switches torch autograd, which burn_torch never uses: operations are still recorded"
+WHY = """Autodiff is not a mode in Burn but a property each tensor carries. PyTorch code scopes
+inference in a `with torch.no_grad():` block; burn_torch ignores torch's grad mode entirely (it
+never uses torch autograd), so the block runs and every operation on tracked tensors is still
+recorded. Removing the autodiff association from the inputs is what stops the recording:
+`x.without_autodiff()` for tensors, `model.valid()` for modules."""
+RECIPE = "compute on x.without_autodiff() (and model.valid()) instead of inside torch.no_grad()"
+
+
+def torch_side():
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    with torch.no_grad():
+        y = x * 2
+    y.requires_grad
+
+
+def burn_literal():
+    ad = Device.cpu().autodiff()
+    x = Tensor.from_floats([1.0, 2.0], ad).require_grad()
+    with torch.no_grad():
+        y = x * 2
+    y.is_tracked()
+
+
+def burn_side():
+    ad = Device.cpu().autodiff()
+    x = Tensor.from_floats([1.0, 2.0], ad).require_grad()
+    y = x.without_autodiff() * 2
+    y.is_tracked()
+
+
+TORCH = {"y.requires_grad": False}
+LITERAL = {"y.is_tracked()": True}
+BURN = {"y.is_tracked()": False}

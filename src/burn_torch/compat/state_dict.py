@@ -1,0 +1,229 @@
+"""PyTorch ``state_dict`` interop: export a module's parameters under PyTorch's names and
+layouts, and load a PyTorch state dict into a module, reporting missing and unexpected keys as
+``torch.nn.Module.load_state_dict`` does.
+
+Most layers share names and layouts with PyTorch (a module's dotted parameter paths are the
+state-dict keys). Layers that differ declare a :class:`LayerAdapter`: renamed fields (Burn's
+norm layers call ``weight``/``bias`` ``gamma``/``beta``), fields stored transposed (Burn's
+``Linear.weight`` is ``[d_input, d_output]``, PyTorch's ``[out, in]``), and PyTorch-only
+entries (BatchNorm's ``num_batches_tracked``: written as 0 on export, accepted and ignored on
+import), renamed sub-module paths (a TransformerEncoderLayer's ``mha`` is PyTorch's
+``self_attn``) and fused entries (PyTorch's ``in_proj_weight`` stacks the query, key and value
+weights; an LSTM's ``weight_ih_l0`` stacks its four gates'). Adapters are looked up by the
+module's class (:func:`register_adapter`), then by class name for ``burn_torch.nn`` layers; an
+adapter may also be a function of the module (when the mapping depends on its configuration).
+"""
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Callable, Mapping, NamedTuple
+
+import torch
+
+from ..autodiff.record import wrap
+from ..module import LoadReport, Module, Param, RecordMismatchError, load_record
+
+
+@dataclass(frozen=True)
+class LayerAdapter:
+    """How one Burn layer's state maps to its PyTorch counterpart's state-dict entries.
+
+    Paths are relative to the layer and apply after its sub-modules' own adapters ran.
+    ``renames`` maps a path prefix (a field, or a dotted path into a sub-module) to PyTorch's;
+    ``transposed`` names the 2-D fields PyTorch stores ``[out, in]``; ``torch_only`` makes the
+    PyTorch-only entries (exported, ignored on import); ``fused`` maps a PyTorch name to the
+    paths it concatenates along its dim 0 (each part in PyTorch's layout).
+    """
+
+    renames: Mapping[str, str] = field(default_factory=dict)          # Burn path -> torch name
+    transposed: frozenset = frozenset()                                 # 2-D fields stored [out, in]
+    torch_only: Mapping[str, Callable[[], torch.Tensor]] = field(default_factory=dict)
+    fused: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # torch name -> parts
+
+
+LINEAR = LayerAdapter(transposed=frozenset({"weight"}))
+NORM = LayerAdapter(renames={"gamma": "weight", "beta": "bias"})
+BATCH_NORM = LayerAdapter(renames={"gamma": "weight", "beta": "bias"},
+                          torch_only={"num_batches_tracked": lambda: torch.tensor(0, dtype=torch.int64)})
+MULTI_HEAD_ATTENTION = LayerAdapter(
+    renames={"output": "out_proj"},
+    fused={"in_proj_weight": ("query.weight", "key.weight", "value.weight"),
+           "in_proj_bias": ("query.bias", "key.bias", "value.bias")})
+_GATES = ("input_gate", "forget_gate", "cell_gate", "output_gate")  # torch's i, f, g, o order
+LSTM = LayerAdapter(fused={
+    f"{kind}_{side}_l0": tuple(f"{gate}.{transform}.{kind}" for gate in _GATES)
+    for kind in ("weight", "bias")
+    for side, transform in (("ih", "input_transform"), ("hh", "hidden_transform"))})
+
+
+def transformer_encoder_layer(layer: Module) -> LayerAdapter:
+    """``torch.nn.TransformerEncoderLayer``'s names. Its ``norm1`` is the norm around the
+    attention block: Burn's ``norm_2`` when ``norm_first``, ``norm_1`` otherwise."""
+    first, second = ("norm_2", "norm_1") if layer.norm_first else ("norm_1", "norm_2")
+    return LayerAdapter(renames={"mha": "self_attn", "pwff.linear_inner": "linear1",
+                                 "pwff.linear_outer": "linear2", first: "norm1", second: "norm2"})
+
+
+AdapterSpec = LayerAdapter | Callable[[Module], LayerAdapter]
+_BY_CLASS: dict[type, AdapterSpec] = {}
+_BY_NN_NAME: dict[str, AdapterSpec] = {
+    "Linear": LINEAR, "BatchNorm": BATCH_NORM, "LayerNorm": NORM, "GroupNorm": NORM,
+    "InstanceNorm": NORM, "RmsNorm": NORM, "MultiHeadAttention": MULTI_HEAD_ATTENTION,
+    "Lstm": LSTM, "TransformerEncoderLayer": transformer_encoder_layer,
+    "PRelu": LayerAdapter(renames={"alpha": "weight"}),
+}
+_IDENTITY = LayerAdapter()
+
+
+def register_adapter(cls: type, adapter: AdapterSpec) -> None:
+    """Uses ``adapter`` (a LayerAdapter, or a function of the module returning one) for every
+    module of class ``cls`` (and its subclasses)."""
+    if not (isinstance(cls, type) and issubclass(cls, Module)):
+        raise TypeError(f"register_adapter expects a Module subclass, got {cls!r}")
+    _BY_CLASS[cls] = adapter
+
+
+def adapter_for(module: Module) -> LayerAdapter:
+    """The adapter of ``module``'s class (identity when none applies)."""
+    spec = _lookup(type(module))
+    return spec if isinstance(spec, LayerAdapter) else spec(module)
+
+
+def _lookup(cls: type) -> AdapterSpec:
+    for base in cls.__mro__:
+        if base in _BY_CLASS:
+            return _BY_CLASS[base]
+    if cls.__module__.startswith("burn_torch.nn"):
+        return _BY_NN_NAME.get(cls.__name__, _IDENTITY)
+    return _IDENTITY
+
+
+class _Part(NamedTuple):
+    burn_path: str
+    transposed: bool
+
+
+# torch key -> the Burn parameters it holds (one, or several fused), or a torch-only maker
+_Layout = dict[str, "list[_Part] | Callable[[], torch.Tensor]"]
+
+
+def _layout(module: Module) -> _Layout:
+    """Every torch key of ``module``'s state dict, in order, with what it holds."""
+    adapter = adapter_for(module)
+    keys: _Layout = {}
+    for path, child in _children(module, ""):
+        if isinstance(child, Param):
+            keys[path] = [_Part(path, path in adapter.transposed)]
+            continue
+        for key, spec in _layout(child).items():
+            keys[f"{path}.{key}"] = spec if callable(spec) else [
+                _Part(f"{path}.{p.burn_path}", p.transposed) for p in spec]
+    keys.update(adapter.torch_only)
+    keys = _fuse(keys, adapter.fused)
+    return {_rename(key, adapter.renames): spec for key, spec in keys.items()}
+
+
+def _children(value, path: str):
+    """``(relative path, Param or Module)`` for the parameters and sub-modules ``value`` holds
+    (through lists, tuples and dicts), in attribute order."""
+    items = value.items() if isinstance(value, dict) else (
+        enumerate(value) if isinstance(value, (list, tuple)) else vars(value).items())
+    for name, child in items:
+        child_path = f"{path}.{name}" if path else str(name)
+        if isinstance(child, (Param, Module)):
+            yield child_path, child
+        elif isinstance(child, (list, tuple, dict)):
+            yield from _children(child, child_path)
+
+
+def _fuse(keys: _Layout, fused: Mapping[str, tuple[str, ...]]) -> _Layout:
+    """``keys`` with each complete group of ``fused`` parts replaced by one entry (placed where
+    its first part was); incomplete groups (a disabled bias) stay unfused."""
+    groups = {parts[0]: (name, parts) for name, parts in fused.items()
+              if all(isinstance(keys.get(p), list) for p in parts)}
+    absorbed = {p for _, parts in groups.values() for p in parts}
+    out: _Layout = {}
+    for key, spec in keys.items():
+        if key in groups:
+            name, parts = groups[key]
+            out[name] = [part for p in parts for part in keys[p]]
+        elif key not in absorbed:
+            out[key] = spec
+    return out
+
+
+def _rename(key: str, renames: Mapping[str, str]) -> str:
+    """``key`` with its longest renamed prefix (whole dotted segments) replaced."""
+    segments = key.split(".")
+    for i in range(len(segments), 0, -1):
+        head = ".".join(segments[:i])
+        if head in renames:
+            return ".".join([renames[head], *segments[i:]])
+    return key
+
+
+def _torch_shape(value, transposed: bool) -> list[int]:
+    dims = value.val().dims()
+    return dims[::-1] if transposed else dims
+
+
+def to_torch_state_dict(module: Module) -> "OrderedDict[str, torch.Tensor]":
+    """The module's parameters as a PyTorch state dict (fresh contiguous torch tensors, on the
+    parameters' devices), with PyTorch's names and layouts; loads into the equivalent
+    ``torch.nn`` model with ``load_state_dict``."""
+    params = dict(module.named_params())
+    out: OrderedDict[str, torch.Tensor] = OrderedDict()
+    for key, spec in _layout(module).items():
+        if callable(spec):
+            out[key] = spec()
+            continue
+        parts = [params[p.burn_path].val().to_torch() for p in spec]
+        parts = [t.t() if p.transposed else t for t, p in zip(parts, spec)]
+        out[key] = (parts[0].clone(memory_format=torch.contiguous_format) if len(parts) == 1
+                    else torch.cat(parts, 0))
+    return out
+
+
+class IncompatibleKeys(NamedTuple):
+    """As PyTorch's ``load_state_dict`` result: the keys it lacked and the keys it did not use."""
+
+    missing_keys: list[str]
+    unexpected_keys: list[str]
+
+
+def load_torch_state_dict(module: Module, state_dict: Mapping[str, torch.Tensor],
+                          strict: bool = True) -> tuple[Module, IncompatibleKeys]:
+    """Loads a PyTorch state dict; returns ``(loaded module, IncompatibleKeys)``.
+
+    The values are copied (later changes to the torch tensors do not leak in), converted to
+    Burn's layouts, and placed as :meth:`Module.load_record` places them (the parameters keep
+    their ids, devices, dtypes and trainability). Raises RecordMismatchError, naming torch keys,
+    when a shape differs or, with ``strict``, when keys are missing or unexpected; the module is
+    unchanged then. With ``strict=False`` missing parameters keep their values.
+    """
+    layout = _layout(module)
+    expected = {k: spec for k, spec in layout.items() if not callable(spec)}
+    missing = [k for k in expected if k not in state_dict]
+    unexpected = [k for k in state_dict if k not in layout]
+    params = dict(module.named_params())
+    mismatched = []
+    record = {}
+    for key, spec in expected.items():
+        if key not in state_dict:
+            continue
+        t = state_dict[key]
+        if not isinstance(t, torch.Tensor):
+            raise TypeError(f"state dict entry {key!r} must be a torch.Tensor, got {type(t).__name__}")
+        shapes = [_torch_shape(params[p.burn_path], p.transposed) for p in spec]
+        want = [sum(s[0] for s in shapes), *shapes[0][1:]] if len(shapes) > 1 else shapes[0]
+        if list(t.shape) != want:
+            mismatched.append(f"{key}: expected shape {want}, got {list(t.shape)}")
+            continue
+        pieces = torch.split(t.detach(), [s[0] for s in shapes]) if len(shapes) > 1 else [t.detach()]
+        for p, piece in zip(spec, pieces):
+            piece = piece.t() if p.transposed else piece
+            record[p.burn_path] = wrap(piece.clone(memory_format=torch.contiguous_format), None)
+    if mismatched or (strict and (missing or unexpected)):
+        raise RecordMismatchError(LoadReport(missing, unexpected, mismatched), what="state dict")
+    return load_record(module, record, strict=False), IncompatibleKeys(missing, unexpected)

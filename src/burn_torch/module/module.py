@@ -1,0 +1,407 @@
+"""The Module base class: parameters found from attributes, traversed by visitors and mappers.
+
+A module's *children* are its attributes that hold a :class:`Param`, a :class:`TrainingFlag`, a
+nested :class:`Module`, or a list / tuple / dict containing any of them (recursively). Other
+attributes (ints, configs, ``None``) are plain constants; a bare :class:`Tensor` attribute is a
+constant tensor: it follows ``to_device``/``fork``/``valid``/``train`` but is neither visited,
+counted nor recorded (Burn's bare ``Tensor`` field).
+
+Modules are values, as in Burn: every transformation (``map``, ``train``, ``valid``, ``fork``,
+``load_record``, an optimizer step, ...) returns a new module and leaves the original untouched.
+Attribute assignment (``model.fc1.weight = p``) still works on a module you own.
+"""
+from __future__ import annotations
+
+import copy
+from typing import Any, Iterator
+
+from ..device import Device
+from ..dtype import Bool, Float, Int
+from ..tensor import Tensor
+from .param import Param, ParamId, TrainingFlag
+
+_CONTAINERS = (list, tuple, dict)
+
+
+class ModuleVisitor:
+    """Reads a module tree. Override the hooks you need; the defaults do nothing.
+
+    ``enter_module(name, container_type)`` / ``exit_module(...)`` bracket every named child
+    (attribute names, list indices, dict keys), so a visitor can track the dotted path of the
+    parameter it visits. ``container_type`` is the parent's type name (``"Mlp"``, ``"list"``...).
+    """
+
+    def enter_module(self, name: str, container_type: str) -> None:
+        pass
+
+    def exit_module(self, name: str, container_type: str) -> None:
+        pass
+
+    def visit_float(self, param: Param) -> None:
+        pass
+
+    def visit_int(self, param: Param) -> None:
+        pass
+
+    def visit_bool(self, param: Param) -> None:
+        pass
+
+    def visit_training(self, flag: TrainingFlag) -> None:
+        pass
+
+
+class ModuleMapper:
+    """Rewrites a module tree. Override the hooks you need; the defaults return their input.
+
+    Each ``map_*`` hook receives a child and returns its replacement (a :class:`Param` keeps its
+    id when built with ``param.map(...)`` / ``param.set_require_grad(...)``). ``map_constant``
+    receives bare Tensor attributes (constants, not parameters). Path hooks as in
+    :class:`ModuleVisitor`.
+    """
+
+    def enter_module(self, name: str, container_type: str) -> None:
+        pass
+
+    def exit_module(self, name: str, container_type: str) -> None:
+        pass
+
+    def map_float(self, param: Param) -> Param:
+        return param
+
+    def map_int(self, param: Param) -> Param:
+        return param
+
+    def map_bool(self, param: Param) -> Param:
+        return param
+
+    def map_training(self, flag: TrainingFlag) -> TrainingFlag:
+        return flag
+
+    def map_constant(self, tensor: Tensor) -> Tensor:
+        return tensor
+
+
+class PathTracker:
+    """Mixin for visitors/mappers: ``self.path()`` is the dotted name of the current child."""
+
+    def __init__(self) -> None:
+        self._path: list[str] = []
+
+    def enter_module(self, name: str, container_type: str) -> None:
+        self._path.append(name)
+
+    def exit_module(self, name: str, container_type: str) -> None:
+        self._path.pop()
+
+    def path(self) -> str:
+        return ".".join(self._path)
+
+
+def _has_children(value) -> bool:
+    if isinstance(value, (Module, Param, TrainingFlag, Tensor)):
+        return True
+    if isinstance(value, _CONTAINERS):
+        items = value.values() if isinstance(value, dict) else value
+        return any(_has_children(v) for v in items)
+    return False
+
+
+def _is_child(value, constants: bool) -> bool:
+    """Whether a traversal enters ``value`` (bare tensors only when ``constants``)."""
+    if isinstance(value, (Module, Param, TrainingFlag)):
+        return True
+    if isinstance(value, Tensor):
+        return constants
+    return isinstance(value, _CONTAINERS) and _has_children(value)
+
+
+def _named_items(value) -> Iterator[tuple[str, Any]]:
+    if isinstance(value, dict):
+        return ((str(k), v) for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return ((str(i), v) for i, v in enumerate(value))
+    return ((k, v) for k, v in vars(value).items())
+
+
+_KIND_SUFFIX = {Float: "float", Int: "int", Bool: "bool"}
+
+
+def _param_hook(obj, prefix: str, param: Param):
+    """``obj.visit_float`` / ``obj.map_int`` / ... for the kind of ``param``."""
+    return getattr(obj, f"{prefix}_{_KIND_SUFFIX[param.val().kind]}")
+
+
+def _visit(value, visitor: ModuleVisitor) -> None:
+    if isinstance(value, Param):
+        _param_hook(visitor, "visit", value)(value)
+    elif isinstance(value, TrainingFlag):
+        visitor.visit_training(value)
+    elif isinstance(value, (Module,) + _CONTAINERS):
+        container = type(value).__name__
+        for name, child in _named_items(value):
+            if _is_child(child, constants=False):
+                visitor.enter_module(name, container)
+                _visit(child, visitor)
+                visitor.exit_module(name, container)
+
+
+def _map(value, mapper: ModuleMapper):
+    if isinstance(value, Param):
+        out = _param_hook(mapper, "map", value)(value)
+        if not isinstance(out, Param):
+            raise TypeError(f"{type(mapper).__name__}: a map hook must return a Param, got {type(out).__name__}")
+        return out
+    if isinstance(value, TrainingFlag):
+        return mapper.map_training(value)
+    if isinstance(value, Tensor):
+        return mapper.map_constant(value)
+    container = type(value).__name__
+    mapped = {}
+    for name, child in _named_items(value):
+        if _is_child(child, constants=True):
+            mapper.enter_module(name, container)
+            mapped[name] = _map(child, mapper)
+            mapper.exit_module(name, container)
+    if isinstance(value, Module):
+        new = copy.copy(value)
+        new.__dict__.update(mapped)
+        return new
+    if isinstance(value, dict):
+        return type(value)((k, mapped.get(str(k), v)) for k, v in value.items())
+    items = [mapped.get(str(i), v) for i, v in enumerate(value)]
+    if type(value) is list:
+        return items
+    if hasattr(value, "_fields"):  # a namedtuple takes its fields positionally
+        return type(value)(*items)
+    return type(value)(items)
+
+
+def _modules(value, path: str) -> Iterator[tuple[str, "Module"]]:
+    if isinstance(value, Module):
+        yield path, value
+    for name, child in _named_items(value):
+        if isinstance(child, (Module,) + _CONTAINERS):
+            yield from _modules(child, f"{path}.{name}" if path else name)
+
+
+class _Collect(PathTracker, ModuleVisitor):
+    def __init__(self, want_flags: bool = False) -> None:
+        super().__init__()
+        self.items: list[tuple[str, Any]] = []
+        self._want_flags = want_flags
+
+    def _add(self, p) -> None:
+        self.items.append((self.path(), p))
+
+    def visit_float(self, param):
+        self._add(param)
+
+    visit_int = visit_bool = visit_float
+
+    def visit_training(self, flag):
+        if self._want_flags:
+            self._add(flag)
+
+
+class _Train(ModuleMapper):
+    """Autodiff on; each parameter's configured trainability and each flag restored."""
+
+    def map_float(self, param):
+        t = param.val().autodiff()
+        if not param.is_trainable():
+            t = t.set_require_grad(False)
+        elif not t.is_require_grad():
+            t = (t.detach() if t.is_tracked() else t).require_grad()
+        return Param._make(param.id, t, param.is_trainable())
+
+    def map_int(self, param):
+        return param.map(Tensor.autodiff)
+
+    map_bool = map_int
+
+    def map_training(self, flag):
+        return flag.train()
+
+    def map_constant(self, tensor):
+        return tensor.autodiff()
+
+
+class _Valid(ModuleMapper):
+    """Autodiff off everywhere; configuration kept for a later ``train()``."""
+
+    def map_float(self, param):
+        return param.map(Tensor.without_autodiff)
+
+    map_int = map_bool = map_float
+
+    def map_training(self, flag):
+        return flag.valid()
+
+    def map_constant(self, tensor):
+        return tensor.without_autodiff()
+
+
+class _NoGrad(ModuleMapper):
+    def map_float(self, param):
+        return param.set_require_grad(False)
+
+    def map_training(self, flag):
+        return flag.with_value(False)
+
+
+class _ToDevice(ModuleMapper):
+    def __init__(self, device: Device) -> None:
+        self.device = device
+
+    def map_float(self, param):
+        return param.map(lambda t: t.to_device(self.device))
+
+    map_int = map_bool = map_float
+
+    def map_constant(self, tensor):
+        return tensor.to_device(self.device)
+
+
+class _Fork(_ToDevice):
+    def map_float(self, param):
+        def fork(t: Tensor) -> Tensor:
+            keep = t.is_require_grad()
+            t = t.to_device(self.device).detach()
+            return t.require_grad() if keep else t
+        return param.map(fork)
+
+    def map_constant(self, tensor):
+        return tensor.to_device(self.device).detach()
+
+
+class Module:
+    """Base class of modules (Burn's ``#[derive(Module)]``); see the package docstring.
+
+    Subclass it, assign parameters, layers and containers of layers as attributes in
+    ``__init__``, and write ``forward`` (any name works). Every method below returns a new
+    module unless it says otherwise; ParamIds are preserved by all of them.
+    """
+
+    def __init__(self) -> None:
+        pass
+
+    # -- traversal ------------------------------------------------------------------------------
+    def visit(self, visitor: ModuleVisitor) -> None:
+        """Walks the tree in attribute order, calling the visitor's hooks."""
+        _visit(self, visitor)
+
+    def map(self, mapper: ModuleMapper) -> "Module":
+        """Returns a new module whose children are the mapper's replacements."""
+        return _map(self, mapper)
+
+    def named_params(self) -> list[tuple[str, Param]]:
+        """``(dotted path, Param)`` for every parameter (Float, Int and Bool), in traversal order."""
+        c = _Collect()
+        self.visit(c)
+        return c.items
+
+    def params(self) -> list[Param]:
+        """Every parameter, in traversal order."""
+        return [p for _, p in self.named_params()]
+
+    def named_modules(self) -> list[tuple[str, "Module"]]:
+        """``(dotted path, Module)`` for this module (path ``""``) and every sub-module."""
+        return list(_modules(self, ""))
+
+    def named_training_flags(self) -> list[tuple[str, TrainingFlag]]:
+        """``(dotted path, TrainingFlag)`` for every training flag in the tree."""
+        c = _Collect(want_flags=True)
+        self.visit(c)
+        return [(n, f) for n, f in c.items if isinstance(f, TrainingFlag)]
+
+    def num_params(self) -> int:
+        """Number of Float parameter elements, sub-modules included."""
+        return sum(p.val().num_elements() for p in self.params() if p.val().kind is Float)
+
+    def devices(self) -> list[Device]:
+        """The distinct devices (without autodiff context) of the parameters, in order."""
+        out: list[Device] = []
+        for p in self.params():
+            d = p.val().device().without_autodiff()
+            if d not in out:
+                out.append(d)
+        return out
+
+    # -- autodiff transitions -------------------------------------------------------------------
+    def train(self) -> "Module":
+        """The module for training: autodiff on every tensor, trainability and flags restored.
+
+        A trainable parameter becomes (or stays, keeping its leaf) a ``require_grad()`` leaf; a
+        frozen one stays untracked; training flags read their configured value again.
+        """
+        return self.map(_Train())
+
+    def valid(self) -> "Module":
+        """The module for inference: no autodiff anywhere, training flags off.
+
+        The configuration is kept, so ``valid().train()`` restores what ``train()`` would.
+        """
+        return self.map(_Valid())
+
+    def no_grad(self) -> "Module":
+        """Freezes every parameter and training flag (kept frozen by later ``train()`` calls)."""
+        return self.map(_NoGrad())
+
+    def to_device(self, device: Device) -> "Module":
+        """Moves every tensor to ``device``.
+
+        Tensors keep their own autodiff association; a tracked parameter records a
+        differentiable step, so the result cannot be optimized directly: use :meth:`fork`.
+        """
+        return self.map(_ToDevice(device))
+
+    def fork(self, device: Device) -> "Module":
+        """Moves every tensor to ``device`` on a fresh graph: trainable leaves stay leaves."""
+        return self.map(_Fork(device))
+
+    def clone(self) -> "Module":
+        """A structural copy sharing the (immutable) parameters."""
+        return self.map(ModuleMapper())
+
+    # -- records and files ----------------------------------------------------------------------
+    def into_record(self):
+        """The module's state: a :class:`~burn_torch.module.ModuleRecord` of every parameter."""
+        from .record import into_record
+        return into_record(self)
+
+    def load_record(self, record, strict: bool = True) -> "Module":
+        """Returns this module with the record's values and ids; see ``record.load_record``."""
+        from .record import load_record
+        return load_record(self, record, strict)
+
+    def save_file(self, path, metadata: dict[str, str] | None = None):
+        """Writes the parameters to a safetensors file; returns its path (``.safetensors``
+        is appended when ``path`` has no suffix). See ``burn_torch.module.file_io``."""
+        from .file_io import save_file
+        return save_file(self, path, metadata)
+
+    def load_file(self, path, device: Device | None = None, strict: bool = True) -> "Module":
+        """Returns this module loaded from a file written by :meth:`save_file`."""
+        from .file_io import load_file
+        return load_file(self, path, device, strict)
+
+    # -- display --------------------------------------------------------------------------------
+    def __repr__(self) -> str:
+        lines = []
+        for name, value in vars(self).items():
+            if isinstance(value, Module):
+                body = repr(value).replace("\n", "\n  ")
+            elif isinstance(value, Param):
+                body = f"Param(shape={value.val().dims()}, kind={value.val().kind})"
+            elif isinstance(value, _CONTAINERS) and _has_children(value):
+                body = f"{type(value).__name__}[{len(value)}]"
+            else:
+                continue
+            lines.append(f"  {name}: {body}")
+        head = f"{type(self).__name__} {{params: {self.num_params()}"
+        return head + "}" if not lines else head + "\n" + "\n".join(lines) + "\n}"
+
+
+def list_param_ids(module: Module) -> list[ParamId]:
+    """The ParamIds of every parameter of ``module``, in traversal order."""
+    return [p.id for p in module.params()]

@@ -1,0 +1,517 @@
+"""Burn's ``tensor::module`` functions: linear, embedding, convolutions, pooling, interpolation,
+unfolding and attention, positional in Rust order, with Burn's layouts (``linear``'s weight is
+``[d_input, d_output]``; a transposed convolution's weight is ``[channels_in, channels_out /
+groups, *kernel]``).
+
+Options are small immutable keyword classes named after Burn's struct fields
+(:class:`ConvOptions`, :class:`PaddedConvOptions`, :class:`ConvTransposeOptions`,
+:class:`UnfoldOptions`, :class:`InterpolateOptions`). Every function checks its inputs (TypeError
+for a wrong kind or type, ValueError naming the shapes) before anything is recorded; each is one
+op-table entry (``burn_torch.ops.nn``, ``ops.conv``, ``ops.pool``).
+"""
+from __future__ import annotations
+
+import enum
+import math
+from dataclasses import dataclass
+from typing import Sequence
+
+import torch
+
+from .autodiff.record import apply1, applyn, wrap
+from .dtype import Bool, Int, kind_of
+from .ops import conv as C
+from .ops import nn as N
+from .ops import pool as P
+from .tensor import Tensor
+
+
+# ============================================================================== options ====
+def _ints(owner: str, field: str, value, minimum: int) -> tuple[int, ...]:
+    if isinstance(value, (int, str, bytes)) or not isinstance(value, Sequence):
+        raise TypeError(f"{owner}: {field} must be a list of ints, got {value!r}")
+    out = []
+    for v in value:
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise TypeError(f"{owner}: {field} must be a list of ints, got {value!r}")
+        out.append(v)
+    _check_min(owner, field, out, minimum)
+    return tuple(out)
+
+
+def _check_min(owner: str, field: str, values, minimum: int) -> None:
+    if any(v < minimum for v in values):
+        rule = "non-zero" if minimum == 1 else "non-negative"
+        raise ValueError(f"{owner}: {field} must be {rule}, got {list(values)}")
+
+
+def _count(owner: str, field: str, value) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{owner}: {field} must be an int, got {value!r}")
+    _check_min(owner, field, [value], 1)
+    return value
+
+
+def _same_length(owner: str, fields: dict) -> None:
+    lengths = {len(v) for v in fields.values()}
+    if len(lengths) != 1 or 0 in lengths:
+        desc = ", ".join(f"{k}={list(v)}" for k, v in fields.items())
+        raise ValueError(f"{owner}: {', '.join(fields)} must have the same non-zero length, "
+                         f"got {desc}")
+
+
+def _freeze(obj, owner: str, spec: dict) -> None:
+    """Normalises each list field (name → minimum) to a tuple and checks their lengths agree."""
+    for field, minimum in spec.items():
+        object.__setattr__(obj, field, _ints(owner, field, getattr(obj, field), minimum))
+    _same_length(owner, {f: getattr(obj, f) for f in spec})
+
+
+@dataclass(frozen=True, kw_only=True)
+class ConvOptions:
+    """Burn's ``ConvOptions<N>``: per-dim ``stride`` (non-zero), ``padding``, ``dilation``
+    (non-zero), and ``groups`` (non-zero). Lists are stored as tuples; ValueError/TypeError when
+    invalid."""
+
+    stride: Sequence[int]
+    padding: Sequence[int]
+    dilation: Sequence[int]
+    groups: int
+
+    def __post_init__(self) -> None:
+        _freeze(self, "ConvOptions", {"stride": 1, "padding": 0, "dilation": 1})
+        _count("ConvOptions", "groups", self.groups)
+
+
+@dataclass(frozen=True, kw_only=True)
+class PaddedConvOptions:
+    """Burn's ``PaddedConvOptions<N>``: :class:`ConvOptions` whose ``padding`` is the padding at the
+    start of each dim, plus ``padding_end`` (``None`` when padding is symmetric). Build it with
+    :meth:`asymmetric`; a convolution given one pads its input explicitly, as Burn does."""
+
+    options: ConvOptions
+    padding_end: Sequence[int] | None = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.options, ConvOptions):
+            raise TypeError(f"PaddedConvOptions: options must be ConvOptions, got {self.options!r}")
+        if self.padding_end is not None:
+            end = _ints("PaddedConvOptions", "padding_end", self.padding_end, 0)
+            _same_length("PaddedConvOptions", {"padding": self.options.padding, "padding_end": end})
+            object.__setattr__(self, "padding_end", None if end == self.options.padding else end)
+
+    @classmethod
+    def asymmetric(cls, *, stride: Sequence[int], padding_start: Sequence[int],
+                   padding_end: Sequence[int], dilation: Sequence[int],
+                   groups: int) -> "PaddedConvOptions":
+        """Options with ``padding_start`` before and ``padding_end`` after each spatial dim."""
+        return cls(options=ConvOptions(stride=stride, padding=padding_start, dilation=dilation,
+                                       groups=groups), padding_end=padding_end)
+
+    def is_asymmetric(self) -> bool:
+        return self.padding_end is not None
+
+
+@dataclass(frozen=True, kw_only=True)
+class ConvTransposeOptions:
+    """Burn's ``ConvTransposeOptions<N>``: ``stride`` (non-zero), ``padding``, ``padding_out``,
+    ``dilation`` (non-zero), ``groups`` (non-zero)."""
+
+    stride: Sequence[int]
+    padding: Sequence[int]
+    padding_out: Sequence[int]
+    dilation: Sequence[int]
+    groups: int
+
+    def __post_init__(self) -> None:
+        _freeze(self, "ConvTransposeOptions",
+                {"stride": 1, "padding": 0, "padding_out": 0, "dilation": 1})
+        _count("ConvTransposeOptions", "groups", self.groups)
+
+
+@dataclass(frozen=True, kw_only=True)
+class UnfoldOptions:
+    """Burn's ``UnfoldOptions``: ``stride`` (non-zero), ``padding``, ``dilation`` (non-zero), each
+    two ints."""
+
+    stride: Sequence[int]
+    padding: Sequence[int]
+    dilation: Sequence[int]
+
+    def __post_init__(self) -> None:
+        _freeze(self, "UnfoldOptions", {"stride": 1, "padding": 0, "dilation": 1})
+        if len(self.stride) != 2:
+            raise ValueError(f"UnfoldOptions: fields must have 2 entries, got {self}")
+
+
+class InterpolateMode(enum.Enum):
+    """Burn's ``InterpolateMode``. ``NEAREST`` takes input index ``floor(i * in / out)``."""
+
+    NEAREST = "nearest"
+    BILINEAR = "bilinear"
+    BICUBIC = "bicubic"
+
+
+@dataclass(frozen=True, kw_only=True)
+class InterpolateOptions:
+    """Burn's ``InterpolateOptions``: ``mode`` and ``align_corners`` (default True, as Burn; it
+    affects BILINEAR and BICUBIC, NEAREST always uses ``floor(i * in / out)``)."""
+
+    mode: InterpolateMode
+    align_corners: bool = True
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.mode, InterpolateMode):
+            raise TypeError(f"InterpolateOptions: mode must be an InterpolateMode, "
+                            f"got {self.mode!r}")
+        if not isinstance(self.align_corners, bool):
+            raise TypeError(f"InterpolateOptions: align_corners must be a bool, "
+                            f"got {self.align_corners!r}")
+
+
+# ============================================================================ validation ====
+def _float(what: str, name: str, t, rank: int | None, layout: str = "") -> None:
+    """TypeError unless ``t`` is a Float Tensor; ValueError unless it has rank ``rank``."""
+    if not isinstance(t, Tensor):
+        raise TypeError(f"{what}: {name} must be a Tensor, got {type(t).__name__}")
+    if not t._data.is_floating_point():
+        raise TypeError(f"{what}: {name} must be a Float tensor, got {t.kind}")
+    if rank is not None and t._data.dim() != rank:
+        raise ValueError(f"{what}: {name} must have rank {rank}{layout}, "
+                         f"got shape {list(t._data.shape)}")
+
+
+def _shape(t) -> list[int]:
+    return list(t._data.shape)
+
+
+def _sizes(what: str, field: str, value, n: int, minimum: int) -> list[int]:
+    """``value`` as a list of ``n`` ints ≥ ``minimum`` (an int is accepted when ``n`` is 1)."""
+    if n == 1 and isinstance(value, int) and not isinstance(value, bool):
+        value = [value]
+    out = list(_ints(what, field, value, minimum))
+    if len(out) != n:
+        raise ValueError(f"{what}: {field} must have {n} entries, got {out}")
+    return out
+
+
+def _flag(what: str, field: str, value) -> bool:
+    if not isinstance(value, bool):
+        raise TypeError(f"{what}: {field} must be a bool, got {value!r}")
+    return value
+
+
+def _bias(what: str, bias, channels: int) -> None:
+    if bias is None:
+        return
+    _float(what, "bias", bias, 1)
+    if bias._data.shape[0] != channels:
+        raise ValueError(f"{what}: bias must have shape [{channels}] (the output channels), "
+                         f"got {_shape(bias)}")
+
+
+def _options_arity(what: str, options, n: int) -> None:
+    if len(options.stride) != n:
+        raise ValueError(f"{what}: options must have {n} entries per field, got {options}")
+
+
+def _with_bias(x, weight, bias):
+    return [x, weight] if bias is None else [x, weight, bias]
+
+
+# ================================================================================ linear ====
+def linear(x: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
+    """``x @ weight + bias`` over the last dim: x ``[..., d_input]``, weight ``[d_input,
+    d_output]`` (not transposed, unlike torch), bias ``[d_output]``; returns ``[..., d_output]``.
+    Raises TypeError for non-Float tensors, ValueError naming the shapes when they disagree."""
+    # one cheap check on the hot path; _linear_error explains a failure
+    if not (isinstance(x, Tensor) and isinstance(weight, Tensor)
+            and _linear_ok(x._data, weight._data, bias)):
+        _linear_error(x, weight, bias)
+    return applyn(N.LINEAR, (x, weight) if bias is None else (x, weight, bias))
+
+
+def _linear_ok(xd, wd, bias) -> bool:
+    if not (xd.is_floating_point() and wd.is_floating_point() and wd.dim() == 2 and xd.dim()
+            and xd.shape[-1] == wd.shape[0]):
+        return False
+    if bias is None:
+        return True
+    return (isinstance(bias, Tensor) and bias._data.is_floating_point()
+            and bias._data.shape == wd.shape[1:])
+
+
+def _linear_error(x, weight, bias):
+    _float("linear", "x", x, None)
+    _float("linear", "weight", weight, 2, " [d_input, d_output]")
+    if x._data.dim() == 0 or x._data.shape[-1] != weight._data.shape[0]:
+        raise ValueError(f"linear: x's last dim must equal weight's d_input, got x "
+                         f"{_shape(x)} and weight {_shape(weight)}")
+    _bias("linear", bias, weight._data.shape[1])
+
+
+def embedding(weights: Tensor, indices: Tensor) -> Tensor:
+    """Rows of ``weights [n_embeddings, d_model]`` picked by Int ``indices [batch, seq]``;
+    returns ``[batch, seq, d_model]``. The gradient accumulates into the picked rows."""
+    _float("embedding", "weights", weights, 2, " [n_embeddings, d_model]")
+    if not isinstance(indices, Tensor) or kind_of(indices._data.dtype) is not Int:
+        raise TypeError(f"embedding: indices must be an Int Tensor, got {_describe(indices)}")
+    if indices._data.dim() != 2:
+        raise ValueError(f"embedding: indices must have rank 2 [batch, seq], got shape "
+                         f"{_shape(indices)}")
+    return apply1(N.EMBEDDING, weights, (indices._data,))
+
+
+def _describe(t) -> str:
+    return f"a {t.kind} tensor" if isinstance(t, Tensor) else type(t).__name__
+
+
+# ========================================================================== convolution ====
+_SPATIAL = {1: " [batch, channels, length]", 2: " [batch, channels, height, width]",
+            3: " [batch, channels, depth, height, width]"}
+
+
+def _conv(n: int, x, weight, bias, options) -> Tensor:
+    what = f"conv{n}d"
+    if isinstance(options, ConvOptions):
+        options = PaddedConvOptions(options=options)
+    elif not isinstance(options, PaddedConvOptions):
+        raise TypeError(f"{what}: options must be ConvOptions or PaddedConvOptions, "
+                        f"got {options!r}")
+    opts = options.options
+    _float(what, "x", x, n + 2, _SPATIAL[n])
+    _float(what, "weight", weight, n + 2, " [channels_out, channels_in / groups, *kernel]")
+    _options_arity(what, opts, n)
+    xs, ws, groups = _shape(x), _shape(weight), opts.groups
+    if xs[1] != ws[1] * groups or ws[0] % groups:
+        raise ValueError(f"{what}: x has {xs[1]} channels, weight {ws} with groups={groups} "
+                         f"expects {ws[1] * groups} and channels_out divisible by groups "
+                         f"(x {xs}, weight {ws})")
+    _bias(what, bias, ws[0])
+    pads = None
+    padding = list(opts.padding)
+    if options.padding_end is not None:
+        if n == 3:
+            raise ValueError("conv3d: asymmetric padding is not supported for conv3d (as in Burn)")
+        pads = []
+        for start, end in zip(reversed(opts.padding), reversed(options.padding_end)):
+            pads += [start, end]
+        padding = [0] * n
+    attrs = (list(opts.stride), padding, list(opts.dilation), False, [0] * n, groups, pads)
+    return applyn(C.CONV[n], _with_bias(x, weight, bias), attrs)
+
+
+def conv1d(x: Tensor, weight: Tensor, bias: Tensor | None,
+           options: ConvOptions | PaddedConvOptions) -> Tensor:
+    """1-D convolution: x ``[batch, channels_in, length]``, weight ``[channels_out, channels_in /
+    groups, kernel]``, bias ``[channels_out]`` or None."""
+    return _conv(1, x, weight, bias, options)
+
+
+def conv2d(x: Tensor, weight: Tensor, bias: Tensor | None,
+           options: ConvOptions | PaddedConvOptions) -> Tensor:
+    """2-D convolution: x ``[batch, channels_in, height, width]``, weight ``[channels_out,
+    channels_in / groups, k_h, k_w]``, bias ``[channels_out]`` or None."""
+    return _conv(2, x, weight, bias, options)
+
+
+def conv3d(x: Tensor, weight: Tensor, bias: Tensor | None,
+           options: ConvOptions | PaddedConvOptions) -> Tensor:
+    """3-D convolution: x ``[batch, channels_in, d, h, w]``, weight ``[channels_out, channels_in /
+    groups, k_d, k_h, k_w]``; asymmetric padding raises ValueError, as Burn."""
+    return _conv(3, x, weight, bias, options)
+
+
+def _conv_transpose(n: int, x, weight, bias, options) -> Tensor:
+    what = f"conv_transpose{n}d"
+    if not isinstance(options, ConvTransposeOptions):
+        raise TypeError(f"{what}: options must be ConvTransposeOptions, got {options!r}")
+    _float(what, "x", x, n + 2, _SPATIAL[n])
+    _float(what, "weight", weight, n + 2, " [channels_in, channels_out / groups, *kernel]")
+    _options_arity(what, options, n)
+    xs, ws, groups = _shape(x), _shape(weight), options.groups
+    if xs[1] != ws[0] or ws[0] % groups:
+        raise ValueError(f"{what}: x has {xs[1]} channels but weight {ws} expects {ws[0]} "
+                         f"(divisible by groups={groups}) (x {xs}, weight {ws})")
+    _bias(what, bias, ws[1] * groups)
+    attrs = (list(options.stride), list(options.padding), list(options.dilation), True,
+             list(options.padding_out), groups, None)
+    return applyn(C.CONV_TRANSPOSE[n], _with_bias(x, weight, bias), attrs)
+
+
+def conv_transpose1d(x: Tensor, weight: Tensor, bias: Tensor | None,
+                     options: ConvTransposeOptions) -> Tensor:
+    """1-D transposed convolution: weight ``[channels_in, channels_out / groups, kernel]``."""
+    return _conv_transpose(1, x, weight, bias, options)
+
+
+def conv_transpose2d(x: Tensor, weight: Tensor, bias: Tensor | None,
+                     options: ConvTransposeOptions) -> Tensor:
+    """2-D transposed convolution: weight ``[channels_in, channels_out / groups, k_h, k_w]``."""
+    return _conv_transpose(2, x, weight, bias, options)
+
+
+def conv_transpose3d(x: Tensor, weight: Tensor, bias: Tensor | None,
+                     options: ConvTransposeOptions) -> Tensor:
+    """3-D transposed convolution: weight ``[channels_in, channels_out / groups, k_d, k_h,
+    k_w]``."""
+    return _conv_transpose(3, x, weight, bias, options)
+
+
+# ============================================================================== pooling ====
+def _pool_window(what: str, n: int, kernel_size, stride, padding, dilation=None):
+    """The 2-D kernel attributes of an ``n``-D pool (1-D pools run on a height-1 view)."""
+    lists = [_sizes(what, "kernel_size", kernel_size, n, 1), _sizes(what, "stride", stride, n, 1),
+             _sizes(what, "padding", padding, n, 0)]
+    if dilation is not None:
+        lists.append(_sizes(what, "dilation", dilation, n, 1))
+    if n == 1:
+        lists = [[1] + lists[0], [1] + lists[1], [0] + lists[2]] + (
+            [[1] + lists[3]] if dilation is not None else [])
+    return lists
+
+
+def _avg_pool(n, op, x, kernel_size, stride, padding, count_include_pad, ceil_mode) -> Tensor:
+    what = f"avg_pool{n}d"
+    _float(what, "x", x, n + 2, _SPATIAL[n])
+    k, s, p = _pool_window(what, n, kernel_size, stride, padding)
+    attrs = (k, s, p, _flag(what, "count_include_pad", count_include_pad),
+             _flag(what, "ceil_mode", ceil_mode))
+    return apply1(op, x, attrs)
+
+
+def avg_pool1d(x: Tensor, kernel_size: int, stride: int, padding: int, count_include_pad: bool,
+               ceil_mode: bool = False) -> Tensor:
+    """1-D average pooling of x ``[batch, channels, length]``."""
+    return _avg_pool(1, P.AVG_POOL1D, x, kernel_size, stride, padding, count_include_pad,
+                     ceil_mode)
+
+
+def avg_pool2d(x: Tensor, kernel_size: Sequence[int], stride: Sequence[int],
+               padding: Sequence[int], count_include_pad: bool, ceil_mode: bool = False) -> Tensor:
+    """2-D average pooling of x ``[batch, channels, height, width]``."""
+    return _avg_pool(2, P.AVG_POOL2D, x, kernel_size, stride, padding, count_include_pad,
+                     ceil_mode)
+
+
+def _max_pool(n, x, kernel_size, stride, padding, dilation, ceil_mode):
+    what = f"max_pool{n}d"
+    _float(what, "x", x, n + 2, _SPATIAL[n])
+    attrs = (*_pool_window(what, n, kernel_size, stride, padding, dilation),
+             _flag(what, "ceil_mode", ceil_mode))
+    sink = []
+    out = apply1(P.MAX_POOL1D if n == 1 else P.MAX_POOL2D, x, (*attrs, sink))
+    return out, wrap(sink[0], x._ctx)
+
+
+def max_pool1d(x: Tensor, kernel_size: int, stride: int, padding: int, dilation: int,
+               ceil_mode: bool = False) -> Tensor:
+    """1-D max pooling of x ``[batch, channels, length]`` (padding counts as -inf)."""
+    return _max_pool(1, x, kernel_size, stride, padding, dilation, ceil_mode)[0]
+
+
+def max_pool2d(x: Tensor, kernel_size: Sequence[int], stride: Sequence[int],
+               padding: Sequence[int], dilation: Sequence[int], ceil_mode: bool = False) -> Tensor:
+    """2-D max pooling of x ``[batch, channels, height, width]`` (padding counts as -inf)."""
+    return _max_pool(2, x, kernel_size, stride, padding, dilation, ceil_mode)[0]
+
+
+def max_pool1d_with_indices(x: Tensor, kernel_size: int, stride: int, padding: int,
+                            dilation: int, ceil_mode: bool = False) -> tuple[Tensor, Tensor]:
+    """:func:`max_pool1d` and the Int index (along the length) of each maximum."""
+    return _max_pool(1, x, kernel_size, stride, padding, dilation, ceil_mode)
+
+
+def max_pool2d_with_indices(x: Tensor, kernel_size: Sequence[int], stride: Sequence[int],
+                            padding: Sequence[int], dilation: Sequence[int],
+                            ceil_mode: bool = False) -> tuple[Tensor, Tensor]:
+    """:func:`max_pool2d` and the Int flat index ``h * width + w`` of each maximum."""
+    return _max_pool(2, x, kernel_size, stride, padding, dilation, ceil_mode)
+
+
+def _adaptive(n: int, op, x, output_size) -> Tensor:
+    what = f"adaptive_avg_pool{n}d"
+    _float(what, "x", x, n + 2, _SPATIAL[n])
+    size = _sizes(what, "output_size", output_size, n, 1)
+    return apply1(op, x, (size[0] if n == 1 else size,))
+
+
+def adaptive_avg_pool1d(x: Tensor, output_size: int) -> Tensor:
+    """Averages x ``[batch, channels, length]`` over ``output_size`` adaptive windows."""
+    return _adaptive(1, P.ADAPTIVE_AVG_POOL1D, x, output_size)
+
+
+def adaptive_avg_pool2d(x: Tensor, output_size: Sequence[int]) -> Tensor:
+    """Averages x ``[batch, channels, height, width]`` to ``[h, w]`` adaptive windows."""
+    return _adaptive(2, P.ADAPTIVE_AVG_POOL2D, x, output_size)
+
+
+def adaptive_avg_pool3d(x: Tensor, output_size: Sequence[int]) -> Tensor:
+    """Averages x ``[batch, channels, depth, height, width]`` to ``[d, h, w]`` windows."""
+    return _adaptive(3, P.ADAPTIVE_AVG_POOL3D, x, output_size)
+
+
+# ===================================================================== resampling, unfold ====
+def interpolate(x: Tensor, output_size: Sequence[int], options: InterpolateOptions) -> Tensor:
+    """Resamples x ``[batch, channels, height, width]`` to ``output_size`` ``[h, w]``."""
+    _float("interpolate", "x", x, 4, _SPATIAL[2])
+    if not isinstance(options, InterpolateOptions):
+        raise TypeError(f"interpolate: options must be InterpolateOptions, got {options!r}")
+    size = _sizes("interpolate", "output_size", output_size, 2, 1)
+    return apply1(N.INTERPOLATE, x, (size, options.mode.value, options.align_corners))
+
+
+def unfold4d(x: Tensor, kernel_size: Sequence[int], options: UnfoldOptions) -> Tensor:
+    """Sliding blocks of x ``[batch, channels, height, width]`` as columns: returns ``[batch,
+    channels * k_h * k_w, blocks]`` (channel-major, then kernel row, then kernel column)."""
+    _float("unfold4d", "x", x, 4, _SPATIAL[2])
+    if not isinstance(options, UnfoldOptions):
+        raise TypeError(f"unfold4d: options must be UnfoldOptions, got {options!r}")
+    k = _sizes("unfold4d", "kernel_size", kernel_size, 2, 1)
+    return apply1(N.UNFOLD4D, x, (k, list(options.dilation), list(options.padding),
+                                  list(options.stride)))
+
+
+# ============================================================================ attention ====
+def attention(q: Tensor, k: Tensor, v: Tensor, mask: Tensor | None = None) -> Tensor:
+    """Scaled dot-product attention ``softmax(q kᵀ / sqrt(head_dim)) v``.
+
+    q ``[batch, heads, seq_q, head_dim]``, k ``[batch, heads, seq_k, head_dim]``, v ``[batch,
+    heads, seq_k, val_dim]`` (same batch and heads); the optional Bool ``mask`` (broadcastable to
+    ``[batch, heads, seq_q, seq_k]``) is True where a position is masked out (its score becomes
+    -inf, as Burn; a fully masked row gives NaN). Returns ``[batch, heads, seq_q, val_dim]``.
+    Raises TypeError/ValueError (naming the shapes) for other kinds or shapes.
+    """
+    layout = " [batch, heads, seq, dim]"
+    for name, t in (("q", q), ("k", k), ("v", v)):
+        _float("attention", name, t, 4, layout)
+    qs, ks, vs = _shape(q), _shape(k), _shape(v)
+    if not qs[:2] == ks[:2] == vs[:2] or qs[3] != ks[3] or ks[2] != vs[2]:
+        raise ValueError(f"attention: incompatible shapes q {qs}, k {ks}, v {vs} (they need the "
+                         f"same batch and heads, q and k the same head_dim, k and v the same "
+                         f"seq_k)")
+    mask_data = None
+    if mask is not None:
+        if not isinstance(mask, Tensor) or kind_of(mask._data.dtype) is not Bool:
+            raise TypeError(f"attention: mask must be a Bool Tensor, got {_describe(mask)}")
+        scores = [*qs[:3], ks[2]]
+        try:
+            ok = mask._data.dim() == 4 and list(torch.broadcast_shapes(mask._data.shape,
+                                                                       scores)) == scores
+        except RuntimeError:
+            ok = False
+        if not ok:
+            raise ValueError(f"attention: mask {_shape(mask)} must broadcast to the scores "
+                             f"{scores}")
+        mask_data = mask._data
+    return applyn(N.ATTENTION, (q, k, v), (mask_data, 1.0 / math.sqrt(qs[3]), []))
+
+
+__all__ = [
+    "ConvOptions", "PaddedConvOptions", "ConvTransposeOptions", "UnfoldOptions",
+    "InterpolateMode", "InterpolateOptions", "linear", "embedding", "conv1d", "conv2d", "conv3d",
+    "conv_transpose1d", "conv_transpose2d", "conv_transpose3d", "avg_pool1d", "avg_pool2d",
+    "max_pool1d", "max_pool2d", "max_pool1d_with_indices", "max_pool2d_with_indices",
+    "adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_avg_pool3d", "interpolate",
+    "unfold4d", "attention",
+]

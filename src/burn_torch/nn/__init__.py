@@ -1,0 +1,56 @@
+"""Neural-network layers and losses (Burn's ``burn::nn``), built on ``burn_torch.module``.
+
+How a layer is written (every layer here follows it; new layers must too):
+
+1. A ``XxxConfig(Config)`` declares the hyperparameters as annotated fields with Burn's names
+   and defaults (``LinearConfig(d_input, d_output).with_bias(False)``); ``Config`` makes it a
+   frozen value with ``with_<field>`` builders.
+2. ``XxxConfig.init(device) -> Xxx`` creates the parameters, each a :class:`~burn_torch.module.Param`
+   (usually through an :class:`Initializer`: ``init_with(shape, fan_in, fan_out, device)``),
+   with Burn's shapes and layouts (``Linear.weight`` is ``[d_input, d_output]``).
+3. ``Xxx(Module)`` stores Params, sub-modules, containers of them, plain constants and
+   ``TrainingFlag``s (for layers without parameters that behave differently in training, read
+   through ``flag.is_training()``) as attributes, and computes in ``forward`` with burn_torch
+   tensor ops only, so autodiff follows Burn's rules. Non-trainable state that must be saved
+   (e.g. running statistics) is a Param set to ``set_require_grad(False)``.
+4. If the PyTorch equivalent names or lays out its tensors differently, register an adapter in
+   ``burn_torch.compat.state_dict`` so state dicts convert both ways.
+
+Activations (``relu``, ``gelu``, ...) are re-exported from ``burn_torch.activation``.
+"""
+from ..activation import *  # noqa: F401,F403  (re-exports burn_torch.activation.__all__)
+from ..activation import __all__ as _activations
+from .activation_modules import (ActivationConfig, Gelu, LeakyRelu, LeakyReluConfig, PRelu,
+                                 PReluConfig, Relu, Sigmoid, Tanh)
+from .attention import MhaInput, MhaOutput, MultiHeadAttention, MultiHeadAttentionConfig
+from .conv import (Conv1d, Conv1dConfig, Conv2d, Conv2dConfig, ConvTranspose2d,
+                   ConvTranspose2dConfig)
+from .dropout import Dropout, DropoutConfig
+from .embedding import Embedding, EmbeddingConfig
+from .initializer import Initializer
+from .linear import Linear, LinearConfig
+from .loss import (BinaryCrossEntropyLoss, BinaryCrossEntropyLossConfig, CrossEntropyLoss,
+                   CrossEntropyLossConfig, HuberLoss, HuberLossConfig, MseLoss, Reduction)
+from .lstm import GateController, Lstm, LstmConfig, LstmState
+from .norm import BatchNorm, BatchNormConfig, GroupNorm, GroupNormConfig, LayerNorm, LayerNormConfig
+from .padding import PaddingConfig1d, PaddingConfig2d
+from .pool import (AdaptiveAvgPool2d, AdaptiveAvgPool2dConfig, AvgPool2d, AvgPool2dConfig,
+                   MaxPool2d, MaxPool2dConfig)
+from .transformer import (PositionWiseFeedForward, PositionWiseFeedForwardConfig,
+                          TransformerEncoder, TransformerEncoderConfig, TransformerEncoderInput,
+                          TransformerEncoderLayer)
+
+__all__ = [
+    "Initializer", "Linear", "LinearConfig", "Conv1d", "Conv1dConfig", "Conv2d", "Conv2dConfig",
+    "ConvTranspose2d", "ConvTranspose2dConfig", "PaddingConfig1d", "PaddingConfig2d",
+    "Embedding", "EmbeddingConfig", "LayerNorm", "LayerNormConfig", "BatchNorm",
+    "BatchNormConfig", "GroupNorm", "GroupNormConfig", "Dropout", "DropoutConfig", "MaxPool2d",
+    "MaxPool2dConfig", "AvgPool2d", "AvgPool2dConfig", "AdaptiveAvgPool2d",
+    "AdaptiveAvgPool2dConfig", "Relu", "Gelu", "Sigmoid", "Tanh", "LeakyRelu", "LeakyReluConfig",
+    "PRelu", "PReluConfig", "ActivationConfig", "MultiHeadAttention", "MultiHeadAttentionConfig",
+    "MhaInput", "MhaOutput", "TransformerEncoder", "TransformerEncoderConfig",
+    "TransformerEncoderInput", "TransformerEncoderLayer", "PositionWiseFeedForward",
+    "PositionWiseFeedForwardConfig", "Lstm", "LstmConfig", "LstmState", "GateController",
+    "MseLoss", "CrossEntropyLoss", "CrossEntropyLossConfig", "BinaryCrossEntropyLoss",
+    "BinaryCrossEntropyLossConfig", "HuberLoss", "HuberLossConfig", "Reduction", *_activations,
+]

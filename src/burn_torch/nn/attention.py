@@ -1,0 +1,150 @@
+"""Burn's ``MultiHeadAttention`` with its ``MhaInput`` / ``MhaOutput`` conventions.
+
+Semantics kept from Burn (they differ from ``torch.nn.MultiheadAttention``): dropout applies to
+the scaled scores *before* masking and softmax; masked scores are filled with ``min_float``
+(default -1e4) rather than -inf; the output holds the per-head attention ``weights``
+``[batch, n_heads, seq_q, seq_k]`` as well as the ``context``. Masks are Bool tensors, True
+where a position must not be attended to.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+from typing import NamedTuple
+
+from ..activation import quiet_softmax, softmax
+from ..device import Device
+from ..module import Config, Module
+from ..tensor import Tensor
+from .dropout import Dropout, DropoutConfig
+from .initializer import Initializer
+from .linear import Linear, LinearConfig
+
+
+class MultiHeadAttentionConfig(Config):
+    """Configuration of :class:`MultiHeadAttention` (Burn's fields and defaults)."""
+
+    d_model: int
+    n_heads: int
+    dropout: float = 0.1
+    min_float: float = -1.0e4
+    quiet_softmax: bool = False
+    initializer: Initializer = Initializer.kaiming_uniform(1.0 / math.sqrt(3.0), False)
+    enable_key_bias: bool = True
+    enable_value_bias: bool = True
+    enable_query_bias: bool = True
+    enable_output_bias: bool = True
+
+    def init(self, device: Device) -> "MultiHeadAttention":
+        """Four ``[d_model, d_model]`` Linear layers; ValueError unless ``n_heads`` divides
+        ``d_model``."""
+        if self.d_model % self.n_heads:
+            raise ValueError(f"MultiHeadAttention: d_model ({self.d_model}) must be divisible "
+                             f"by n_heads ({self.n_heads})")
+        linear = LinearConfig(self.d_model, self.d_model).with_initializer(self.initializer)
+        return MultiHeadAttention(
+            query=linear.with_bias(self.enable_query_bias).init(device),
+            key=linear.with_bias(self.enable_key_bias).init(device),
+            value=linear.with_bias(self.enable_value_bias).init(device),
+            output=linear.with_bias(self.enable_output_bias).init(device),
+            dropout=DropoutConfig(self.dropout).init(),
+            n_heads=self.n_heads, min_float=self.min_float, quiet_softmax=self.quiet_softmax)
+
+
+@dataclass(frozen=True)
+class MhaInput:
+    """The input of :meth:`MultiHeadAttention.forward`: ``query`` ``[batch, seq_q, d_model]``,
+    ``key`` and ``value`` ``[batch, seq_k, d_model]``, optional Bool masks ``mask_pad``
+    ``[batch, seq_k]`` and ``mask_attn`` ``[batch, seq_q, seq_k]``."""
+
+    query: Tensor
+    key: Tensor
+    value: Tensor
+    mask_pad_tensor: Tensor | None = None
+    mask_attn_tensor: Tensor | None = None
+
+    @classmethod
+    def self_attn(cls, tensor: Tensor) -> "MhaInput":
+        """Query, key and value all ``tensor``."""
+        return cls(tensor, tensor, tensor)
+
+    def mask_pad(self, mask_pad: Tensor) -> "MhaInput":
+        """This input with the padding mask ``[batch, seq_k]`` (True: a padded key)."""
+        return replace(self, mask_pad_tensor=mask_pad)
+
+    def mask_attn(self, mask_attn: Tensor) -> "MhaInput":
+        """This input with the attention mask ``[batch, seq_q, seq_k]`` (True: masked)."""
+        return replace(self, mask_attn_tensor=mask_attn)
+
+
+class MhaOutput(NamedTuple):
+    """``weights`` ``[batch, n_heads, seq_q, seq_k]`` and ``context`` ``[batch, seq_q, d_model]``."""
+
+    weights: Tensor
+    context: Tensor
+
+
+class MultiHeadAttention(Module):
+    """Multi-head attention (Attention Is All You Need), Burn's fields: the Linear layers
+    ``query``, ``key``, ``value``, ``output`` (weights ``[d_model, d_model]`` in Burn's ``[in,
+    out]`` layout), ``dropout``, and the constants ``d_model``, ``n_heads``, ``d_k``,
+    ``min_float``, ``quiet_softmax``."""
+
+    def __init__(self, query: Linear, key: Linear, value: Linear, output: Linear,
+                 dropout: Dropout, n_heads: int, min_float: float, quiet_softmax: bool) -> None:
+        super().__init__()
+        self.query = query
+        self.key = key
+        self.value = value
+        self.output = output
+        self.dropout = dropout
+        self.d_model = query.weight.val().dims()[0]
+        self.n_heads = n_heads
+        self.d_k = self.d_model // n_heads
+        self.min_float = min_float
+        self.quiet_softmax = quiet_softmax
+
+    def forward(self, input: MhaInput) -> MhaOutput:
+        """Attention of ``input.query`` over ``input.key`` / ``input.value``.
+
+        ValueError when the tensors are not ``[batch, seq, d_model]`` with matching batch (and
+        key/value lengths) or a mask's shape does not match.
+        """
+        batch, seq_q, seq_k = self._check(input)
+        query = self._heads(self.query, input.query)
+        key = self._heads(self.key, input.key)
+        value = self._heads(self.value, input.value)
+        scores = self.dropout.forward(query.matmul(key.transpose()) / math.sqrt(self.d_k))
+        if input.mask_pad_tensor is not None:
+            scores = scores.mask_fill(input.mask_pad_tensor.reshape([batch, 1, 1, seq_k]),
+                                      self.min_float)
+        if input.mask_attn_tensor is not None:
+            scores = scores.mask_fill(input.mask_attn_tensor.reshape([batch, 1, seq_q, seq_k]),
+                                      self.min_float)
+        weights = quiet_softmax(scores, 3) if self.quiet_softmax else softmax(scores, 3)
+        context = weights.matmul(value).swap_dims(1, 2).reshape([batch, seq_q, self.d_model])
+        return MhaOutput(weights, self.output.forward(context))
+
+    def _heads(self, linear: Linear, x: Tensor) -> Tensor:
+        """``[batch, seq, d_model] -> [batch, n_heads, seq, d_k]``."""
+        batch, seq, _ = x.dims()
+        return linear.forward(x).reshape([batch, seq, self.n_heads, self.d_k]).swap_dims(1, 2)
+
+    def _check(self, input: MhaInput) -> tuple[int, int, int]:
+        shapes = [t.dims() for t in (input.query, input.key, input.value)]
+        q, k, v = shapes
+        if (any(len(s) != 3 or s[2] != self.d_model for s in shapes) or not q[0] == k[0] == v[0]
+                or k[1] != v[1]):
+            raise ValueError(f"MultiHeadAttention: expected query [batch, seq_q, {self.d_model}] "
+                             f"and key/value [batch, seq_k, {self.d_model}], got {q}, {k}, {v}")
+        batch, seq_q, seq_k = q[0], q[1], k[1]
+        for name, mask, want in (("mask_pad", input.mask_pad_tensor, [batch, seq_k]),
+                                 ("mask_attn", input.mask_attn_tensor, [batch, seq_q, seq_k])):
+            if mask is not None and mask.dims() != want:
+                raise ValueError(f"MultiHeadAttention: {name} must be {want}, got {mask.dims()}")
+        return batch, seq_q, seq_k
+
+    def __repr__(self) -> str:
+        return (f"MultiHeadAttention {{d_model: {self.d_model}, n_heads: {self.n_heads}, d_k: "
+                f"{self.d_k}, dropout: {self.dropout.prob}, min_float: {self.min_float}, "
+                f"quiet_softmax: {self.quiet_softmax}, params: {self.num_params()}}}")

@@ -1,0 +1,48 @@
+"""Burn's ``Dropout``: zeroes entries at random during training and scales the rest."""
+from __future__ import annotations
+
+import math
+
+from ..distribution import Distribution
+from ..module import Config, Module, TrainingFlag
+from ..tensor import Tensor
+
+
+class DropoutConfig(Config):
+    """Configuration of :class:`Dropout`: ``prob``, the probability of zeroing an entry."""
+
+    prob: float
+
+    def init(self) -> "Dropout":
+        """The layer; ValueError unless ``0 <= prob <= 1`` (no device: it has no parameters)."""
+        if not 0.0 <= self.prob <= 1.0:
+            raise ValueError(f"Dropout probability should be between 0 and 1, but got {self.prob}")
+        return Dropout(self.prob)
+
+
+class Dropout(Module):
+    """Zeroes each entry with probability ``prob`` and scales the others by ``1 / (1 - prob)``.
+
+    Active only when the input is an autodiff tensor *and* the layer's ``training`` flag is set,
+    as Burn's: ``valid()`` and ``no_grad()`` clear the flag (the layer then returns its input
+    unchanged) and ``train()`` restores it. The mask is drawn with the input device's generator
+    (``Device.seed`` makes it reproducible). With ``prob == 1`` the output is NaN, as Burn's
+    (zeros scaled by infinity).
+    """
+
+    def __init__(self, prob: float, training: TrainingFlag | None = None) -> None:
+        super().__init__()
+        self.prob = prob
+        self.training = TrainingFlag() if training is None else training
+
+    def forward(self, input: Tensor) -> Tensor:
+        """The input with dropout applied (unchanged when inactive), same shape."""
+        if not self.training.is_training() or not input.is_autodiff() or self.prob == 0.0:
+            return input
+        keep = 1.0 - self.prob
+        mask = input.random_like(Distribution.bernoulli(keep))
+        return input * mask * (1.0 / keep if keep else math.inf)
+
+    def __repr__(self) -> str:
+        extra = "" if self.training.is_trainable() else ", training: disabled"
+        return f"Dropout {{prob: {self.prob}{extra}}}"

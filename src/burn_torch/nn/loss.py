@@ -1,0 +1,252 @@
+"""Burn's losses: ``MseLoss``, ``CrossEntropyLoss`` (class-index targets),
+``BinaryCrossEntropyLoss`` (Int 0/1 targets) and ``HuberLoss``."""
+from __future__ import annotations
+
+import enum
+import math
+from typing import Sequence
+
+import torch
+
+from ..activation import log_sigmoid, log_softmax
+from ..device import Device
+from ..dtype import DType, Int
+from ..module import Config, Module
+from ..tensor import Tensor
+
+
+class Reduction(enum.Enum):
+    """How a loss reduces per-element values: ``MEAN``, ``SUM`` or ``AUTO`` (the mean)."""
+
+    MEAN = "mean"
+    SUM = "sum"
+    AUTO = "auto"
+
+
+class MseLoss(Module):
+    """Mean squared error: ``(logits - targets)^2`` reduced to shape ``[1]``."""
+
+    def forward(self, logits: Tensor, targets: Tensor, reduction: Reduction = Reduction.MEAN) -> Tensor:
+        """The reduced loss, shape ``[1]``; ValueError if the shapes differ."""
+        values = self.forward_no_reduction(logits, targets)
+        return values.sum() if reduction is Reduction.SUM else values.mean()
+
+    def forward_no_reduction(self, logits: Tensor, targets: Tensor) -> Tensor:
+        """The per-element squared errors, the shape of ``logits``."""
+        if logits.dims() != targets.dims():
+            raise ValueError(f"MseLoss: logits shape {logits.dims()} != targets shape {targets.dims()}")
+        return (logits - targets).square()
+
+
+class CrossEntropyLossConfig(Config):
+    """Configuration of :class:`CrossEntropyLoss` (Burn's fields).
+
+    ``pad_tokens``: target classes ignored in the loss (an all-padded batch gives NaN);
+    ``weights``: one positive weight per class (the loss is the weighted mean, as
+    ``torch.nn.functional.cross_entropy(weight=...)``); ``smoothing``: label smoothing ``alpha``
+    in [0, 1] (targets become ``onehot * (1 - alpha) + alpha / num_classes``); ``logits``:
+    whether the inputs are logits (default) or probabilities.
+    """
+
+    pad_tokens: tuple[int, ...] | None = None
+    weights: tuple[float, ...] | None = None
+    smoothing: float | None = None
+    logits: bool = True
+
+    def init(self, device: Device) -> "CrossEntropyLoss":
+        """The loss; raises ValueError for a smoothing outside [0, 1] or a non-positive weight."""
+        if self.smoothing is not None and not 0.0 <= self.smoothing <= 1.0:
+            raise ValueError("Alpha of Cross-entropy loss with smoothed labels should be in interval "
+                             f"[0, 1]. Got {self.smoothing}")
+        if self.weights is not None and not all(w > 0 for w in self.weights):
+            raise ValueError("Weights of cross-entropy have to be positive.")
+        weights = None
+        if self.weights is not None:
+            weights = Tensor.from_floats(list(self.weights), device.without_autodiff(), dtype=DType.F64)
+        pads = tuple(self.pad_tokens) if self.pad_tokens is not None else None
+        return CrossEntropyLoss(pads, weights, self.smoothing, self.logits)
+
+
+class CrossEntropyLoss(Module):
+    """Cross entropy between ``logits [batch, classes]`` and class indices ``targets [batch]``."""
+
+    def __init__(self, pad_tokens: Sequence[int] | None = None, weights: Tensor | None = None,
+                 smoothing: float | None = None, logits: bool = True) -> None:
+        super().__init__()
+        self.pad_tokens = pad_tokens
+        self.weights = weights
+        self.smoothing = smoothing
+        self.logits = logits
+
+    def forward(self, logits: Tensor, targets: Tensor) -> Tensor:
+        """The mean loss, shape ``[1]``.
+
+        Raises TypeError unless ``targets`` is an Int tensor, ValueError unless ``logits`` is
+        ``[batch, classes]`` and ``targets`` is ``[batch]``.
+        """
+        if targets.kind is not Int:
+            raise TypeError(f"CrossEntropyLoss: targets must be class indices (Int), got {targets.kind}")
+        if logits.rank() != 2 or targets.dims() != logits.dims()[:1]:
+            raise ValueError(f"CrossEntropyLoss: expected logits [batch, classes] and targets [batch], "
+                             f"got {logits.dims()} and {targets.dims()}")
+        batch, classes = logits.dims()
+        log_probs = self._log_probs(logits)
+        weights = None if self.weights is None else self.weights.cast(logits.dtype())
+        if self.smoothing is None:
+            values = log_probs.gather(1, targets.reshape([batch, 1])).reshape([batch])
+            if weights is not None:
+                weights = weights.gather(0, targets)
+                values = values * weights
+        else:
+            values = log_probs * self._smoothed_targets(logits, targets, classes)
+            if weights is not None:
+                values = values * weights.reshape([1, classes])
+                weights = weights.gather(0, targets)
+            values = values.sum_dim(1).squeeze_dim(1)
+        return self._reduce_mean(values, weights, self._padding_mask(targets))
+
+    def _log_probs(self, logits: Tensor) -> Tensor:
+        if self.logits:
+            return log_softmax(logits, 1)
+        eps = math.sqrt(torch.finfo(logits.to_torch().dtype).tiny)
+        return logits.clamp_min(eps).log()
+
+    def _smoothed_targets(self, logits: Tensor, targets: Tensor, classes: int) -> Tensor:
+        alpha = self.smoothing
+        onehot = torch.nn.functional.one_hot(targets.to_torch(), classes).to(logits.to_torch().dtype)
+        return Tensor.from_data(onehot * (1.0 - alpha) + alpha / classes, logits.device())
+
+    def _padding_mask(self, targets: Tensor) -> Tensor | None:
+        if not self.pad_tokens:
+            return None
+        hits = sum(targets.equal_elem(int(t)).int() for t in self.pad_tokens)
+        return hits.bool()
+
+    @staticmethod
+    def _reduce_mean(values: Tensor, weights: Tensor | None, mask: Tensor | None) -> Tensor:
+        if weights is None and mask is None:
+            return -values.mean()
+        normalizer = values.ones_like() if weights is None else weights
+        if mask is not None:
+            values = values.mask_fill(mask, 0)
+            normalizer = normalizer.mask_fill(mask, 0)
+        return -values.sum() / normalizer.sum()
+
+
+class BinaryCrossEntropyLossConfig(Config):
+    """Configuration of :class:`BinaryCrossEntropyLoss` (Burn's fields).
+
+    ``weights``: one positive weight per class (``[w_0, w_1]`` for binary targets, one per
+    column for multi-label targets); each element's loss is multiplied by its weight and the
+    result averaged (as ``torch.nn.functional.binary_cross_entropy(weight=...)``).
+    ``smoothing``: label smoothing ``alpha`` in [0, 1] (targets become ``t * (1 - alpha) + alpha
+    / num_classes``, with 2 classes for binary targets). ``logits``: whether the inputs are logits
+    (a sigmoid is folded in) or probabilities (Burn's default: probabilities).
+    """
+
+    weights: tuple[float, ...] | None = None
+    smoothing: float | None = None
+    logits: bool = False
+
+    def init(self, device: Device) -> "BinaryCrossEntropyLoss":
+        """The loss; ValueError for a smoothing outside [0, 1] or a non-positive weight."""
+        if self.smoothing is not None and not 0.0 <= self.smoothing <= 1.0:
+            raise ValueError("Alpha of Cross-entropy loss with smoothed labels should be in interval "
+                             f"[0, 1]. Got {self.smoothing}")
+        if self.weights is not None and not all(w > 0 for w in self.weights):
+            raise ValueError("Weights of cross-entropy have to be positive.")
+        weights = None
+        if self.weights is not None:
+            weights = Tensor.from_floats(list(self.weights), device.without_autodiff(), dtype=DType.F64)
+        return BinaryCrossEntropyLoss(weights, self.smoothing, self.logits)
+
+
+class BinaryCrossEntropyLoss(Module):
+    """Binary cross entropy between inputs ``[batch]`` (binary) or ``[batch, classes]``
+    (multi-label) and Int 0/1 targets of the same shape, averaged to shape ``[1]``.
+
+    With probabilities the logs are clamped at -100 (as Burn and PyTorch); with logits the loss is
+    ``(1 - t) * x - log_sigmoid(x)``.
+    """
+
+    def __init__(self, weights: Tensor | None = None, smoothing: float | None = None,
+                 logits: bool = False) -> None:
+        super().__init__()
+        self.weights = weights
+        self.smoothing = smoothing
+        self.logits = logits
+
+    def forward(self, logits: Tensor, targets: Tensor) -> Tensor:
+        """The mean loss, shape ``[1]``.
+
+        Raises TypeError unless ``targets`` is an Int tensor, ValueError when the shapes differ or
+        multi-label weights do not have one entry per class.
+        """
+        if targets.kind is not Int:
+            raise TypeError(f"BinaryCrossEntropyLoss: targets must be an Int tensor, got {targets.kind}")
+        shape = targets.dims()
+        if logits.dims() != shape:
+            raise ValueError(f"Shape of targets ({shape}) should correspond to outer shape of "
+                             f"logits ({logits.dims()}).")
+        multi_label = len(shape) > 1
+        if multi_label and self.weights is not None and self.weights.dims()[0] != shape[-1]:
+            raise ValueError(f"The number of classes ({self.weights.dims()[0]}) does not match the "
+                             f"weights provided ({shape[-1]}).")
+        t = targets.cast(logits.dtype())
+        if self.smoothing is not None:
+            num_classes = shape[-1] if multi_label else 2
+            t = t * (1.0 - self.smoothing) + self.smoothing / num_classes
+        if self.logits:
+            loss = (1.0 - t) * logits - log_sigmoid(logits)
+        else:
+            loss = ((t - 1.0) * (-logits).log1p().clamp_min(-100.0)
+                    - t * logits.log().clamp_min(-100.0))
+        if self.weights is not None:
+            weights = self.weights.cast(logits.dtype())
+            weights = weights.expand(shape) if multi_label else weights.gather(0, targets)
+            loss = loss * weights
+        return loss.mean()
+
+
+class HuberLossConfig(Config):
+    """Configuration of :class:`HuberLoss`: ``delta``, where the loss turns from quadratic to
+    linear."""
+
+    delta: float
+
+    def init(self) -> "HuberLoss":
+        """The loss; ValueError for a negative (or NaN) delta. No device: it has no tensors."""
+        if not self.delta >= 0.0:
+            raise ValueError("Delta for Huber loss must be a non-negative number.")
+        return HuberLoss(self.delta)
+
+
+class HuberLoss(Module):
+    """Huber loss of the residuals ``r = targets - predictions``: ``r^2 / 2`` where ``|r| <=
+    delta``, ``delta * |r| - delta^2 / 2`` elsewhere (``lin_bias = delta^2 / 2``)."""
+
+    def __init__(self, delta: float) -> None:
+        super().__init__()
+        self.delta = delta
+        self.lin_bias = delta * delta * 0.5
+
+    def forward(self, predictions: Tensor, targets: Tensor,
+                reduction: Reduction = Reduction.MEAN) -> Tensor:
+        """The reduced loss, shape ``[1]`` (``AUTO`` is the mean); ValueError if the shapes differ."""
+        values = self.forward_no_reduction(predictions, targets)
+        return values.sum() if reduction is Reduction.SUM else values.mean()
+
+    def forward_no_reduction(self, predictions: Tensor, targets: Tensor) -> Tensor:
+        """The per-element losses, the shape of ``predictions``."""
+        if predictions.dims() != targets.dims():
+            raise ValueError(f"HuberLoss: predictions shape {predictions.dims()} != targets shape "
+                             f"{targets.dims()}")
+        return self.forward_residuals(targets - predictions)
+
+    def forward_residuals(self, residuals: Tensor) -> Tensor:
+        """The per-element losses of ``residuals``; at ``|r| > delta`` the gradient is
+        ``delta * sign(r)``."""
+        is_large = residuals.abs().greater_elem(self.delta)
+        outside = residuals.clamp(-self.delta, self.delta) * residuals - self.lin_bias
+        inside = residuals.square() * 0.5
+        return inside.mask_where(is_large, outside)

@@ -1,0 +1,143 @@
+"""Burn's 2-D pooling layers: ``MaxPool2d``, ``AvgPool2d`` and ``AdaptiveAvgPool2d``.
+
+They have no parameters; their configs' ``init()`` takes no device, as Burn's. ``strides``
+defaults to ``kernel_size``. Asymmetric padding (explicit, or ``same`` with an even kernel) pads
+the input first, with -inf for max pooling and zeros for average pooling (as Burn, the padded
+zeros then count as values even without ``count_include_pad``).
+"""
+from __future__ import annotations
+
+from typing import Sequence
+
+from ..module import Config, Module
+from ..module_ops import adaptive_avg_pool2d, avg_pool2d, max_pool2d
+from ..tensor import Tensor
+from .padding import PaddingConfig2d
+
+
+def pad_2d(input: Tensor, pairs: Sequence[tuple[int, int]], value: float) -> Tensor:
+    """``input [..., h, w]`` with ``pairs = [(top, bottom), (left, right)]`` rows and columns of
+    ``value`` added around it (differentiable: the gradient of the padding is dropped)."""
+    x = input
+    for dim, (start, end) in zip((-2, -1), pairs):
+        pieces = [_block(x, dim, start, value), x, _block(x, dim, end, value)]
+        pieces = [p for p in pieces if p is not None]
+        if len(pieces) > 1:
+            x = Tensor.cat(pieces, dim)
+    return x
+
+
+def _block(x: Tensor, dim: int, count: int, value: float) -> Tensor | None:
+    if not count:
+        return None
+    dims = x.dims()
+    dims[dim] = count
+    return Tensor.full(dims, value, x.device(), dtype=x.dtype())
+
+
+def _split(pairs) -> tuple[list[int], bool]:
+    starts = [p[0] for p in pairs]
+    return starts, starts == [p[1] for p in pairs]
+
+
+class _PoolConfig(Config):
+    def __post_init__(self) -> None:
+        if self.strides is None:
+            object.__setattr__(self, "strides", self.kernel_size)
+
+
+class MaxPool2dConfig(_PoolConfig):
+    """Configuration of :class:`MaxPool2d` (Burn's fields; ``strides=None`` means
+    ``kernel_size``)."""
+
+    kernel_size: Sequence[int]
+    strides: Sequence[int] | None = None
+    padding: PaddingConfig2d = PaddingConfig2d.valid()
+    dilation: Sequence[int] = (1, 1)
+    ceil_mode: bool = False
+
+    def init(self) -> "MaxPool2d":
+        return MaxPool2d(list(self.strides), list(self.kernel_size), self.padding,
+                         list(self.dilation), self.ceil_mode)
+
+
+class MaxPool2d(Module):
+    """2-D max pooling of ``[batch, channels, h, w]`` (fields ``stride``, ``kernel_size``,
+    ``padding``, ``dilation``, ``ceil_mode``)."""
+
+    def __init__(self, stride: list[int], kernel_size: list[int], padding: PaddingConfig2d,
+                 dilation: list[int], ceil_mode: bool) -> None:
+        super().__init__()
+        self.stride = stride
+        self.kernel_size = kernel_size
+        self.padding = padding
+        self.dilation = dilation
+        self.ceil_mode = ceil_mode
+
+    def forward(self, input: Tensor) -> Tensor:
+        """The pooled input; the gradient goes to each window's maximum."""
+        pairs = self.padding.pairs(input.dims()[2:], self.kernel_size, self.stride)
+        starts, symmetric = _split(pairs)
+        if not symmetric:
+            input, starts = pad_2d(input, pairs, float("-inf")), [0, 0]
+        return max_pool2d(input, self.kernel_size, self.stride, starts, self.dilation,
+                          self.ceil_mode)
+
+
+class AvgPool2dConfig(_PoolConfig):
+    """Configuration of :class:`AvgPool2d` (Burn's fields; ``strides=None`` means
+    ``kernel_size``; padding counts in the average by default, as Burn)."""
+
+    kernel_size: Sequence[int]
+    strides: Sequence[int] | None = None
+    padding: PaddingConfig2d = PaddingConfig2d.valid()
+    count_include_pad: bool = True
+    ceil_mode: bool = False
+
+    def init(self) -> "AvgPool2d":
+        return AvgPool2d(list(self.strides), list(self.kernel_size), self.padding,
+                         self.count_include_pad, self.ceil_mode)
+
+
+class AvgPool2d(Module):
+    """2-D average pooling of ``[batch, channels, h, w]`` (fields ``stride``, ``kernel_size``,
+    ``padding``, ``count_include_pad``, ``ceil_mode``)."""
+
+    def __init__(self, stride: list[int], kernel_size: list[int], padding: PaddingConfig2d,
+                 count_include_pad: bool, ceil_mode: bool) -> None:
+        super().__init__()
+        self.stride = stride
+        self.kernel_size = kernel_size
+        self.padding = padding
+        self.count_include_pad = count_include_pad
+        self.ceil_mode = ceil_mode
+
+    def forward(self, input: Tensor) -> Tensor:
+        """The pooled input."""
+        pairs = self.padding.pairs(input.dims()[2:], self.kernel_size, self.stride)
+        starts, symmetric = _split(pairs)
+        if not symmetric:
+            input, starts = pad_2d(input, pairs, 0.0), [0, 0]
+        return avg_pool2d(input, self.kernel_size, self.stride, starts, self.count_include_pad,
+                          self.ceil_mode)
+
+
+class AdaptiveAvgPool2dConfig(Config):
+    """Configuration of :class:`AdaptiveAvgPool2d`: the ``output_size`` ``[h, w]``."""
+
+    output_size: Sequence[int]
+
+    def init(self) -> "AdaptiveAvgPool2d":
+        return AdaptiveAvgPool2d(list(self.output_size))
+
+
+class AdaptiveAvgPool2d(Module):
+    """Averages ``[batch, channels, h, w]`` over adaptive windows to ``[batch, channels,
+    *output_size]``."""
+
+    def __init__(self, output_size: list[int]) -> None:
+        super().__init__()
+        self.output_size = output_size
+
+    def forward(self, input: Tensor) -> Tensor:
+        return adaptive_avg_pool2d(input, self.output_size)

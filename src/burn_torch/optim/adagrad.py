@@ -1,0 +1,46 @@
+"""AdaGrad (Burn's ``AdaGrad``).
+
+``g = grad + penalty * param``; ``s = s + g^2`` (from zero); at step ``t`` (from 1) the rate is
+``lr / (1 + (t - 1) * lr_decay)``; ``param - rate * g / (sqrt(s) + eps)``. This is
+``torch.optim.Adagrad``'s update (``initial_accumulator_value=0``); Burn's ``epsilon`` default
+is 1e-5 (torch 1e-10).
+"""
+from __future__ import annotations
+
+from ..module import Config
+from .base import ModuleOptimizer, SimpleOptimizer, WeightDecayConfig, clipping_of, penalty_of
+from .clipping import GradientClippingConfig
+
+
+class AdaGrad(SimpleOptimizer):
+    """The AdaGrad update rule (see the module docstring)."""
+
+    def __init__(self, lr_decay: float, epsilon: float, weight_decay: float) -> None:
+        self.lr_decay, self.epsilon = float(lr_decay), float(epsilon)
+        self.weight_decay = float(weight_decay)
+
+    def step(self, lr, param, grad, state):
+        if self.weight_decay:
+            grad = grad.add(param, alpha=self.weight_decay)
+        if not state:
+            state = {"time": 1, "sum": grad.square()}
+        else:
+            state["sum"].addcmul_(grad, grad)
+            state["time"] += 1
+        rate = lr / (1.0 + (state["time"] - 1) * self.lr_decay)
+        return param.addcdiv(grad, state["sum"].sqrt().add_(self.epsilon), value=-rate), state
+
+
+class AdaGradConfig(Config):
+    """Configuration of :class:`AdaGrad` (Burn's defaults)."""
+
+    lr_decay: float = 0.0
+    epsilon: float = 1e-5
+    weight_decay: WeightDecayConfig | None = None
+    grad_clipping: GradientClippingConfig | None = None
+
+    def build(self) -> AdaGrad:
+        return AdaGrad(self.lr_decay, self.epsilon, penalty_of(self.weight_decay))
+
+    def init(self) -> ModuleOptimizer:
+        return ModuleOptimizer(self.build(), clipping_of(self.grad_clipping))

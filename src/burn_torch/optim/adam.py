@@ -1,0 +1,126 @@
+"""Adam and AdamW (Burn's ``Adam`` / ``AdamW``).
+
+Both keep ``m = b1 * m + (1 - b1) * g`` and ``v = b2 * v + (1 - b2) * g^2`` (starting from zero)
+and a step count ``t``.
+
+Adam: ``g = grad + penalty * param`` (L2, as ``torch.optim.Adam(weight_decay=)``), optional
+AMSGrad ``v_max = max(v_max, v)``, and ``param - lr * m * c / (sqrt(v) + eps * sqrt(1 - b2^t))``
+with ``c = sqrt(1 - b2^t) / (1 - b1^t)``: Burn folds the bias corrections into one factor and
+scales epsilon by ``sqrt(1 - b2^t)``, which is algebraically torch's
+``m_hat / (sqrt(v_hat) + eps)``.
+
+AdamW: decoupled decay ``param * (1 - lr * weight_decay)`` (or, with ``cautious_weight_decay``,
+decay only where the parameter and ``m`` have the same sign), then
+``- lr * m_hat / (sqrt(v_hat) + eps)``, as ``torch.optim.AdamW``.
+
+Burn's defaults differ from torch's: ``epsilon`` 1e-5 (torch 1e-8), AdamW ``weight_decay``
+1e-4 (torch 1e-2). Hyperparameters are Python floats here (Burn stores betas and epsilon as f32).
+"""
+from __future__ import annotations
+
+import math
+
+import torch
+
+from ..module import Config
+from .base import ModuleOptimizer, SimpleOptimizer, WeightDecayConfig, clipping_of, penalty_of
+from .clipping import GradientClippingConfig
+
+
+def _moments(b1: float, b2: float, grad: torch.Tensor, state) -> dict:
+    """Updates (or starts) the first and second moments and the step count, in place."""
+    if not state:
+        return {"time": 1, "moment_1": grad * (1.0 - b1), "moment_2": grad.square().mul_(1.0 - b2)}
+    state["moment_1"].mul_(b1).add_(grad, alpha=1.0 - b1)
+    state["moment_2"].mul_(b2).addcmul_(grad, grad, value=1.0 - b2)
+    state["time"] += 1
+    return state
+
+
+class Adam(SimpleOptimizer):
+    """The Adam update rule (see the module docstring)."""
+
+    def __init__(self, beta_1: float, beta_2: float, epsilon: float, amsgrad: bool,
+                 weight_decay: float) -> None:
+        self.beta_1, self.beta_2, self.epsilon = float(beta_1), float(beta_2), float(epsilon)
+        self.amsgrad = bool(amsgrad)
+        self.weight_decay = float(weight_decay)
+
+    def step(self, lr, param, grad, state):
+        if self.weight_decay:
+            grad = grad.add(param, alpha=self.weight_decay)
+        first = not state
+        state = _moments(self.beta_1, self.beta_2, grad, state)
+        v = state["moment_2"]
+        if self.amsgrad:
+            if first:
+                state["max_moment_2"] = v.clone()
+            else:
+                torch.maximum(state["max_moment_2"], v, out=state["max_moment_2"])
+            v = state["max_moment_2"]
+        t = state["time"]
+        bc2_sqrt = math.sqrt(1.0 - self.beta_2 ** t)
+        factor = bc2_sqrt / (1.0 - self.beta_1 ** t)
+        delta = (state["moment_1"] * factor).div_(v.sqrt().add_(self.epsilon * bc2_sqrt))
+        return param.add(delta, alpha=-lr), state
+
+
+class AdamConfig(Config):
+    """Configuration of :class:`Adam` (Burn's defaults)."""
+
+    beta_1: float = 0.9
+    beta_2: float = 0.999
+    epsilon: float = 1e-5
+    amsgrad: bool = False
+    weight_decay: WeightDecayConfig | None = None
+    grad_clipping: GradientClippingConfig | None = None
+
+    def build(self) -> Adam:
+        return Adam(self.beta_1, self.beta_2, self.epsilon, self.amsgrad, penalty_of(self.weight_decay))
+
+    def init(self) -> ModuleOptimizer:
+        return ModuleOptimizer(self.build(), clipping_of(self.grad_clipping))
+
+
+class AdamW(SimpleOptimizer):
+    """The AdamW update rule (see the module docstring)."""
+
+    def __init__(self, beta_1: float, beta_2: float, epsilon: float, weight_decay: float,
+                 cautious_weight_decay: bool) -> None:
+        self.beta_1, self.beta_2, self.epsilon = float(beta_1), float(beta_2), float(epsilon)
+        self.weight_decay = float(weight_decay)
+        self.cautious_weight_decay = bool(cautious_weight_decay)
+
+    def step(self, lr, param, grad, state):
+        state = _moments(self.beta_1, self.beta_2, grad, state)
+        t = state["time"]
+        m_hat = state["moment_1"] / (1.0 - self.beta_1 ** t)
+        v_hat = state["moment_2"] / (1.0 - self.beta_2 ** t)
+        delta = m_hat.div_(v_hat.sqrt_().add_(self.epsilon))
+        decay = lr * self.weight_decay
+        if decay == 0.0:
+            return param.sub(delta, alpha=lr), state
+        if self.cautious_weight_decay:
+            differ = (param >= 0) != (state["moment_1"] >= 0)
+            decayed = param - (param * decay).masked_fill_(differ, 0.0)
+        else:
+            decayed = param * (1.0 - decay)
+        return decayed.sub_(delta, alpha=lr), state
+
+
+class AdamWConfig(Config):
+    """Configuration of :class:`AdamW` (Burn's defaults)."""
+
+    beta_1: float = 0.9
+    beta_2: float = 0.999
+    epsilon: float = 1e-5
+    weight_decay: float = 1e-4
+    cautious_weight_decay: bool = False
+    grad_clipping: GradientClippingConfig | None = None
+
+    def build(self) -> AdamW:
+        return AdamW(self.beta_1, self.beta_2, self.epsilon, self.weight_decay,
+                     self.cautious_weight_decay)
+
+    def init(self) -> ModuleOptimizer:
+        return ModuleOptimizer(self.build(), clipping_of(self.grad_clipping))

@@ -1,0 +1,66 @@
+"""RMSProp (Burn's ``RmsProp``).
+
+``g = grad + penalty * param``; ``s = alpha * s + (1 - alpha) * g^2``; centered: also
+``a = alpha * a + (1 - alpha) * g`` and ``s - a^2`` replaces ``s`` below;
+``u = g / (sqrt(s) + eps)``; with ``momentum > 0``: ``b = momentum * b + u`` (``b = u`` first)
+and ``u = b``; ``param - lr * u``. This is ``torch.optim.RMSprop``'s update; Burn's defaults
+differ: ``momentum`` 0.9 (torch 0), ``epsilon`` 1e-5 (torch 1e-8).
+"""
+from __future__ import annotations
+
+from ..module import Config
+from .base import ModuleOptimizer, SimpleOptimizer, WeightDecayConfig, clipping_of, penalty_of
+from .clipping import GradientClippingConfig
+
+
+class RmsProp(SimpleOptimizer):
+    """The RMSProp update rule (see the module docstring)."""
+
+    def __init__(self, alpha: float, momentum: float, epsilon: float, centered: bool,
+                 weight_decay: float) -> None:
+        self.alpha, self.momentum, self.epsilon = float(alpha), float(momentum), float(epsilon)
+        self.centered = bool(centered)
+        self.weight_decay = float(weight_decay)
+
+    def step(self, lr, param, grad, state):
+        a = self.alpha
+        if self.weight_decay:
+            grad = grad.add(param, alpha=self.weight_decay)
+        if not state:
+            state = {"square_avg": grad.square().mul_(1.0 - a)}
+            if self.centered:
+                state["grad_avg"] = grad * (1.0 - a)
+        else:
+            state["square_avg"].mul_(a).addcmul_(grad, grad, value=1.0 - a)
+            if self.centered:
+                state["grad_avg"].mul_(a).add_(grad, alpha=1.0 - a)
+        avg = state["square_avg"]
+        if self.centered:
+            avg = avg.addcmul(state["grad_avg"], state["grad_avg"], value=-1.0)
+        update = grad / avg.sqrt().add_(self.epsilon)
+        if self.momentum > 0.0:
+            buf = state.get("momentum_buffer")
+            if buf is None:
+                buf = state["momentum_buffer"] = update
+            else:
+                buf.mul_(self.momentum).add_(update)
+            update = buf
+        return param.add(update, alpha=-lr), state
+
+
+class RmsPropConfig(Config):
+    """Configuration of :class:`RmsProp` (Burn's defaults)."""
+
+    alpha: float = 0.99
+    momentum: float = 0.9
+    epsilon: float = 1e-5
+    centered: bool = False
+    weight_decay: WeightDecayConfig | None = None
+    grad_clipping: GradientClippingConfig | None = None
+
+    def build(self) -> RmsProp:
+        return RmsProp(self.alpha, self.momentum, self.epsilon, self.centered,
+                       penalty_of(self.weight_decay))
+
+    def init(self) -> ModuleOptimizer:
+        return ModuleOptimizer(self.build(), clipping_of(self.grad_clipping))

@@ -1,0 +1,265 @@
+"""burn_torch.testing itself: it passes on correct rules and fails, with a per-leaf report, on
+wrong ones; torch-oracle mode leaves no trace; the strategies draw what they promise."""
+from __future__ import annotations
+
+import contextlib
+import pathlib
+import re
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+import torch
+from hypothesis import given, settings
+
+from burn_torch import Device, Tensor, activation
+from burn_torch.autodiff import record
+from burn_torch.autodiff.record import apply1, apply2
+from burn_torch.ops import OPS
+from burn_torch.ops.table import MEMORY, defop, save_input, save_inputs
+from burn_torch.testing import (Const, assert_grads_match_torch, check_grads_numerically, covered_ops,
+                                covers, torch_oracle_mode)
+from burn_torch.testing import strategies as S
+
+AD = Device.cpu().autodiff()
+X = np.random.default_rng(0).standard_normal((3, 4))
+Y = np.random.default_rng(1).standard_normal((3, 4))
+
+
+@contextlib.contextmanager
+def throwaway_op(name, forward, backward, save=save_input):
+    """Declares a test-local op and removes it from the op table afterwards."""
+    op = defop(name, forward, backward, MEMORY, save)
+    try:
+        yield op
+    finally:
+        del OPS[name]
+
+
+def _bump_one_element(g, n):
+    """A wrong identity rule: element [1, 2] of the gradient is off by one."""
+    wrong = g.clone()
+    wrong[1, 2] += 1.0
+    return (wrong,)
+
+
+# -- passing on correct rules -------------------------------------------------------------------
+def test_passes_on_correct_rules_and_returns_outputs_and_grads():
+    res = assert_grads_match_torch(lambda a, b: (a @ b.transpose()).tanh() + activation.sigmoid(a).sum(),
+                                   X, Y)
+    assert res.outputs[0].dims() == [3, 3]
+    assert [g.dims() for g in res.grads] == [[3, 4], [3, 4]]
+
+
+def test_constants_get_no_gradient():
+    idx = np.array([2, 0, 2])
+    res = assert_grads_match_torch(lambda x, c, i: (x * c).select(0, i), X, Const(Y), idx)
+    assert res.grads[0] is not None
+    assert res.grads[1] is None and res.grads[2] is None
+
+
+def test_unreached_leaf_has_no_gradient():
+    res = assert_grads_match_torch(lambda x, y: x * 2.0, X, Y)
+    assert res.grads[1] is None
+
+
+def test_tuple_outputs_with_a_non_float_output():
+    res = assert_grads_match_torch(lambda x: (x.exp(), x.argmax(1)), X)
+    assert res.outputs[1].to_data().to_list() == np.argmax(X, 1).reshape(3, 1).tolist()
+
+
+def test_float32_inputs_use_float32_tolerances():
+    res = assert_grads_match_torch(lambda x: x.exp().sum_dim(1).log(), X.astype(np.float32))
+    assert res.grads[0].to_torch().dtype == torch.float32
+
+
+def test_detach_in_the_function_cuts_the_torch_graph_too():
+    res = assert_grads_match_torch(lambda x: x * x.detach(), X, loss="sum")
+    assert res.grads[0].to_data().to_list() == X.tolist()
+
+
+def test_given_leaf_tensor_is_taken_as_it_is():
+    leaf = Tensor.from_data(X, AD.gradient_checkpointing()).require_grad()
+    res = assert_grads_match_torch(lambda x: (x * x).exp(), leaf)
+    assert res.grads[0].dims() == [3, 4]
+
+
+def test_tracked_intermediate_argument_is_rejected():
+    x = Tensor.from_data(X, AD).require_grad()
+    with pytest.raises(ValueError, match="tracked intermediate"):
+        assert_grads_match_torch(lambda y: y.exp(), x * 2.0)
+
+
+def test_non_tensor_output_is_a_type_error():
+    with pytest.raises(TypeError, match="output 0 is float"):
+        assert_grads_match_torch(lambda x: 1.0, X)
+
+
+# -- failing on wrong rules ---------------------------------------------------------------------
+def test_wrong_rule_fails_with_the_worst_differences_and_their_index():
+    with throwaway_op("kit_bumped_identity", torch.clone, _bump_one_element) as op:
+        with pytest.raises(AssertionError) as err:
+            assert_grads_match_torch(lambda x: apply1(op, x), X, loss="sum")
+    message = str(err.value)
+    assert "gradient of input 0 (shape [3, 4], float64): 1 of 12 elements" in message
+    assert "worst abs diff 1 at [1, 2] (burn 2, torch 1)" in message
+    assert "worst rel diff 1 at [1, 2]" in message
+
+
+def test_report_names_only_the_leaf_with_the_wrong_gradient():
+    def mul_wrong_for_b(g, n):
+        a, b = n.saved
+        return g * b, g * a * 2.0
+
+    with throwaway_op("kit_wrong_mul", torch.mul, mul_wrong_for_b, save_inputs) as op:
+        with pytest.raises(AssertionError) as err:
+            assert_grads_match_torch(lambda a, b: apply2(op, a, b), X, Y)
+    assert "gradient of input 1" in str(err.value)
+    assert "gradient of input 0" not in str(err.value)
+
+
+def test_small_error_fails_at_float64_defaults_but_passes_a_looser_rtol():
+    with throwaway_op("kit_almost_exp", torch.exp, lambda g, n: (g * n.saved.exp() * (1 + 1e-8),)) as op:
+        with pytest.raises(AssertionError, match="worst rel diff 1e-08"):
+            assert_grads_match_torch(lambda x: apply1(op, x), X)
+        assert_grads_match_torch(lambda x: apply1(op, x), X, rtol=1e-7)
+
+
+def test_wrong_output_values_fail():
+    with throwaway_op("kit_unstable", lambda x: x + torch.is_grad_enabled(), lambda g, n: (g,)) as op:
+        with pytest.raises(AssertionError, match="output 0 .* 12 of 12 elements"):
+            assert_grads_match_torch(lambda x: apply1(op, x), X)
+
+
+def test_check_grads_numerically_passes_on_correct_rules():
+    res = check_grads_numerically(lambda a, b: (a * b).sin() / (b * b + 1.0), X, Const(Y))
+    assert res.grads[0].dims() == [3, 4] and res.grads[1] is None
+
+
+def test_check_grads_numerically_catches_a_wrong_rule():
+    with throwaway_op("kit_bumped_identity", torch.clone, _bump_one_element) as op:
+        with pytest.raises(AssertionError, match=r"gradient of input 0 .* worst abs diff 1 at \[1, 2\]"):
+            check_grads_numerically(lambda x: apply1(op, x), X, loss="sum")
+
+
+def test_check_grads_numerically_runs_in_float64():
+    res = check_grads_numerically(lambda x: x.tanh(), X.astype(np.float32))
+    assert res.grads[0].to_torch().dtype == torch.float64
+
+
+def test_throwaway_ops_leave_the_table():
+    assert not [name for name in OPS if name.startswith("kit_")]
+
+
+# -- oracle mode leaves no trace ----------------------------------------------------------------
+ORIGINAL_SWITCH = record._set_grad
+ORIGINAL_METHODS = {name: Tensor.__dict__[name]
+                    for name in ("detach", "without_autodiff", "set_require_grad")}
+
+
+def assert_normal_mode():
+    assert record._set_grad is ORIGINAL_SWITCH is torch._C._set_grad_enabled
+    assert {name: Tensor.__dict__[name] for name in ORIGINAL_METHODS} == ORIGINAL_METHODS
+
+
+def test_oracle_mode_runs_kernels_under_torch_autograd():
+    x = Tensor.from_data(torch.tensor([1.0, 2.0], requires_grad=True), AD)
+    with torch.no_grad(), torch_oracle_mode():
+        y = x.to_torch().requires_grad_(True)
+        out = record.wrap(y, x.gradient_checkpointing_strategy()).exp()
+    assert out.to_torch().grad_fn is not None
+
+
+def test_oracle_mode_restores_state_when_the_body_raises():
+    with torch.no_grad():
+        with pytest.raises(RuntimeError, match="boom"):
+            with torch_oracle_mode():
+                raise RuntimeError("boom")
+        assert not torch.is_grad_enabled()
+    assert_normal_mode()
+
+
+def test_oracle_mode_restores_state_when_the_function_raises_in_the_oracle_run():
+    def fails_under_autograd(x):
+        if x.to_torch().requires_grad:
+            raise KeyError("oracle run")
+        return x.exp()
+
+    with pytest.raises(KeyError, match="oracle run"):
+        assert_grads_match_torch(fails_under_autograd, X)
+    assert_normal_mode()
+
+
+def test_torch_autograd_stays_off_outside_oracle_mode():
+    assert_grads_match_torch(lambda x: x.detach() * x.exp(), X)
+    assert_normal_mode()
+    x = Tensor.from_data(torch.tensor([1.0, 2.0], requires_grad=True), AD).require_grad()
+    with torch.enable_grad():
+        out = (x.exp() * x).detach()
+    assert out.to_torch().grad_fn is None and not out.to_torch().requires_grad
+
+
+# -- covers -------------------------------------------------------------------------------------
+def test_covers_registers_the_test_and_returns_it_unchanged():
+    def test_something():
+        pass
+
+    assert covers("add", "mul")(test_something) is test_something
+    name = f"{__name__}.test_covers_registers_the_test_and_returns_it_unchanged.<locals>.test_something"
+    assert name in covered_ops()["add"] and name in covered_ops()["mul"]
+
+
+def test_covers_needs_op_names():
+    with pytest.raises(ValueError, match="one or more op names"):
+        covers()
+
+
+# -- strategies -------------------------------------------------------------------------------
+@settings(max_examples=30, deadline=None)
+@given(a=S.float_arrays(S.shapes(), -2.0, 2.0, avoid=0.0, margin=0.5, distinct=True))
+def test_float_arrays_avoid_values_and_have_no_ties(a):
+    assert ((np.abs(a) >= 0.5) & (a >= -2.0) & (a < 2.0)).all()
+    assert len(np.unique(a)) == a.size
+
+
+def test_float_arrays_without_room_left_is_a_value_error():
+    with pytest.raises(ValueError, match="no values left"):
+        S.float_arrays((2,), 0.0, 1.0, avoid=0.5, margin=1.0)
+
+
+@settings(max_examples=30, deadline=None)
+@given(data=S.st.data(), shape=S.shapes(2, 3))
+def test_index_arrays_and_masks_fit_their_shapes(data, shape):
+    dim = data.draw(S.dims(len(shape)))
+    gather = data.draw(S.index_arrays(shape, dim))
+    select = data.draw(S.index_arrays(shape, dim, mode="select"))
+    assert gather.shape[:dim % len(shape)] == shape[:dim % len(shape)]
+    assert gather.dtype == np.int64 and 0 <= gather.min() and gather.max() < shape[dim]
+    assert select.ndim == 1 and select.max() < shape[dim]
+    assert data.draw(S.masks(shape)).shape == shape
+
+
+@settings(max_examples=30, deadline=None)
+@given(pair=S.broadcastable_pairs())
+def test_broadcastable_pairs_broadcast(pair):
+    a, b = pair
+    assert len(a) == len(b)
+    assert all(x == y or 1 in (x, y) for x, y in zip(a, b))
+
+
+def test_testing_imports_without_hypothesis():
+    code = ("import sys; sys.modules['hypothesis'] = None\n"
+            "import burn_torch.testing\n"
+            "try:\n    from burn_torch.testing import strategies\n"
+            "except ImportError:\n    print('no strategies')")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "no strategies"
+
+
+def test_readme_testing_section_runs_as_printed():
+    readme = (pathlib.Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Testing against torch autograd", 1)[1]
+    block = re.search(r"^```python\n(.*?)^```", section, re.S | re.M).group(1)
+    out = subprocess.run([sys.executable, "-c", block], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[[4, 3], [3, 2]] None"
