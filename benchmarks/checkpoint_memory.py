@@ -45,7 +45,7 @@ from burn_torch.activation import gelu
 from _harness import max_abs_diff, time_interleaved
 
 EPS = 1e-5
-TIME_SIZE = (128, 1024, 16)  # B, H, L for timing and bytes held
+TIME_SIZE = (512, 512, 16)  # B, H, L for timing and bytes held
 PEAK_SIZE = (1024, 512, 16)  # B, H, L for the resident/CUDA peaks
 MODELS = {"residual": True, "plain": False}
 VARIANTS = ("burn DISABLED", "burn BALANCED", "torch autograd", "torch checkpoint")

@@ -2,9 +2,10 @@
 
 Each step: conv2d(3x3, pad 1) + relu + max_pool2d(2) twice, a linear classifier and a
 cross-entropy loss on a batch of B images of C x S x S, backward, and the gradient of every
-weight and bias read out. burn_torch uses ``module_ops`` (Burn's layouts) and
-``loss.cross_entropy_with_logits`` on one-hot targets; torch autograd uses
-``torch.nn.functional`` (conv2d, relu, max_pool2d, linear, cross_entropy). Prints per-size
+weight and bias read out. burn_torch uses ``module_ops`` (Burn's layouts) and the cross entropy
+as ``log_softmax`` + ``gather`` of the labels + ``mean`` (Burn's ``CrossEntropyLoss`` for class
+indices); torch autograd uses ``torch.nn.functional`` (conv2d, relu, max_pool2d, linear,
+cross_entropy). Prints per-size
 medians (µs) and the ratio burn_torch / torch autograd (target: <= 1.0 at every size).
 
 Usage: python benchmarks/cnn_step.py [--quick] [--threads N]
@@ -14,9 +15,9 @@ from __future__ import annotations
 import torch
 import torch.nn.functional as F
 
-from burn_torch import Device, Tensor, loss
+from burn_torch import Device, Tensor
 from burn_torch import module_ops as M
-from burn_torch.activation import relu
+from burn_torch.activation import log_softmax, relu
 
 from _harness import main, run
 
@@ -48,12 +49,13 @@ def torch_step(x, labels, params):
     return grads
 
 
-def burn_step(x, targets, params):
+def burn_step(x, labels, params):
+    """``labels``: Int ``[B, 1]``."""
     w1, b1, w2, b2, wl, bl = params
     h = M.max_pool2d(relu(M.conv2d(x, w1, b1, CONV)), [2, 2], [2, 2], [0, 0], [1, 1])
     h = M.max_pool2d(relu(M.conv2d(h, w2, b2, CONV)), [2, 2], [2, 2], [0, 0], [1, 1])
     logits = M.linear(h.flatten(1, 3), wl, bl)
-    grads = loss.cross_entropy_with_logits(logits, targets).backward()
+    grads = log_softmax(logits, 1).gather(1, labels).mean().neg().backward()
     return [p.grad(grads) for p in params]
 
 
@@ -67,10 +69,10 @@ def bench(B: int, C: int, S: int, K: int, rounds: int, inner: int):
     burn_layout = params[:4] + [params[4].t().contiguous(), params[5]]  # linear weight [in, out]
     b_params = [Tensor.from_data(p, ad).require_grad() for p in burn_layout]
     bx = Tensor.from_data(xt, Device.cpu())
-    targets = Tensor.from_data(F.one_hot(labels, CLASSES).float(), Device.cpu())
+    b_labels = Tensor.from_data(labels.unsqueeze(1), Device.cpu())
 
     def burn_grads():
-        g = [t.to_torch() for t in burn_step(bx, targets, b_params)]
+        g = [t.to_torch() for t in burn_step(bx, b_labels, b_params)]
         return g[:4] + [g[4].t(), g[5]]  # back to torch's layout for the comparison
 
     return run(lambda: torch_step(xt, labels, t_params), burn_grads, rounds, inner,

@@ -5,9 +5,10 @@ Each step on a batch of B sequences of length L with width D and H heads: a pre-
 scaled dot-product attention; layer norm; a 4D-wide GELU feed-forward; residual adds), a linear
 head to V classes and a cross-entropy loss, backward, and the gradient of every weight and bias
 read out. burn_torch uses ``module_ops.linear`` / ``module_ops.attention`` (Burn's layouts),
-``mean_dim``, ``activation.gelu`` and ``loss.cross_entropy_with_logits`` on one-hot targets;
-torch autograd uses the same layer-norm formula with ``mean``, ``F.linear``,
-``F.scaled_dot_product_attention``, ``F.gelu`` and ``F.cross_entropy``. Prints per-size medians
+``mean_dim``, ``activation.gelu`` and the cross entropy as ``log_softmax`` + ``gather`` of the
+labels + ``mean`` (Burn's ``CrossEntropyLoss`` for class indices); torch autograd uses the same
+layer-norm formula with ``mean``, ``F.linear``, ``F.scaled_dot_product_attention``, ``F.gelu``
+and ``F.cross_entropy``. Prints per-size medians
 (µs) and the ratio burn_torch / torch autograd (target: <= 1.0 at every size).
 
 Usage: python benchmarks/transformer_step.py [--quick] [--threads N]
@@ -17,9 +18,9 @@ from __future__ import annotations
 import torch
 import torch.nn.functional as F
 
-from burn_torch import Device, Tensor, loss
+from burn_torch import Device, Tensor
 from burn_torch import module_ops as M
-from burn_torch.activation import gelu
+from burn_torch.activation import gelu, log_softmax
 
 from _harness import main, run
 
@@ -70,7 +71,8 @@ def burn_layer_norm(x):
     return xc / ((xc * xc).mean_dim(2) + EPS).sqrt()
 
 
-def burn_step(x, targets, params, H: int):
+def burn_step(x, labels, params, H: int):
+    """``labels``: Int ``[B, L, 1]``."""
     wq, bq, wk, bk, wv, bv, wo, bo, w1, b1, w2, b2, wh, bh = params
     B, L, D = x.dims()
     h = burn_layer_norm(x)
@@ -79,7 +81,8 @@ def burn_step(x, targets, params, H: int):
     a = M.attention(q, k, v).swap_dims(1, 2).reshape([B, L, D])
     x = x + M.linear(a, wo, bo)
     x = x + M.linear(gelu(M.linear(burn_layer_norm(x), w1, b1)), w2, b2)
-    grads = loss.cross_entropy_with_logits(M.linear(x, wh, bh), targets).backward()
+    log_p = log_softmax(M.linear(x, wh, bh), 2)
+    grads = log_p.gather(2, labels).mean().neg().backward()
     return [p.grad(grads) for p in params]
 
 
@@ -94,10 +97,10 @@ def bench(B: int, L: int, D: int, H: int, V: int, rounds: int, inner: int):
     b_params = [Tensor.from_data(p.t().contiguous() if i % 2 == 0 else p, ad).require_grad()
                 for i, p in enumerate(params)]
     bx = Tensor.from_data(xt, Device.cpu())
-    targets = Tensor.from_data(F.one_hot(labels, V).float(), Device.cpu())
+    b_labels = Tensor.from_data(labels.unsqueeze(2), Device.cpu())
 
     def burn_grads():
-        g = [t.to_torch() for t in burn_step(bx, targets, b_params, H)]
+        g = [t.to_torch() for t in burn_step(bx, b_labels, b_params, H)]
         return [t.t() if i % 2 == 0 else t for i, t in enumerate(g)]
 
     return run(lambda: torch_step(xt, labels, t_params, H), burn_grads, rounds, inner,

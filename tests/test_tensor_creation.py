@@ -540,3 +540,8 @@ def test_tensor_created_on_an_autodiff_device_carries_its_context_whatever_its_k
     assert t.is_tracked() is False
     assert make(CPU).is_autodiff() is False
     assert make(CPU).gradient_checkpointing_strategy() is None
+
+
+def test_from_floats_with_f64_dtype_keeps_full_precision():
+    t = Tensor.from_floats([0.9, 0.1], Device.cpu(), dtype=DType.F64)
+    assert t.to_data().to_list() == [0.9, 0.1]

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import enum
 import math
+from collections import abc
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -28,19 +29,22 @@ from .tensor import Tensor
 
 # ============================================================================== options ====
 def _ints(owner: str, field: str, value, minimum: int) -> tuple[int, ...]:
-    if isinstance(value, (int, str, bytes)) or not isinstance(value, Sequence):
+    """``value`` (a list or other sequence of ints, each ≥ ``minimum``) as a tuple; TypeError or
+    ValueError naming ``owner`` and ``field`` otherwise. Plain lists and tuples take a fast path
+    (this runs on every module-op call)."""
+    kind = type(value)
+    if kind is not tuple and kind is not list and (
+            isinstance(value, (str, bytes)) or not isinstance(value, abc.Sequence)):
         raise TypeError(f"{owner}: {field} must be a list of ints, got {value!r}")
-    out = []
     for v in value:
-        if isinstance(v, bool) or not isinstance(v, int):
+        if type(v) is not int and (isinstance(v, bool) or not isinstance(v, int)):
             raise TypeError(f"{owner}: {field} must be a list of ints, got {value!r}")
-        out.append(v)
-    _check_min(owner, field, out, minimum)
-    return tuple(out)
+    _check_min(owner, field, value, minimum)
+    return value if kind is tuple else tuple(value)
 
 
 def _check_min(owner: str, field: str, values, minimum: int) -> None:
-    if any(v < minimum for v in values):
+    if min(values, default=minimum) < minimum:
         rule = "non-zero" if minimum == 1 else "non-negative"
         raise ValueError(f"{owner}: {field} must be {rule}, got {list(values)}")
 
@@ -67,6 +71,12 @@ def _freeze(obj, owner: str, spec: dict) -> None:
     _same_length(owner, {f: getattr(obj, f) for f in spec})
 
 
+def _set_attrs(options, attrs: tuple) -> None:
+    """Stores the convolution op's attributes on a validated options object (not a field: not in
+    its repr, equality or hash), so a call does not rebuild them."""
+    object.__setattr__(options, "_attrs", attrs)
+
+
 @dataclass(frozen=True, kw_only=True)
 class ConvOptions:
     """Burn's ``ConvOptions<N>``: per-dim ``stride`` (non-zero), ``padding``, ``dilation``
@@ -81,6 +91,8 @@ class ConvOptions:
     def __post_init__(self) -> None:
         _freeze(self, "ConvOptions", {"stride": 1, "padding": 0, "dilation": 1})
         _count("ConvOptions", "groups", self.groups)
+        _set_attrs(self, (self.stride, self.padding, self.dilation, False,
+                          (0,) * len(self.stride), self.groups, None))
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -95,10 +107,20 @@ class PaddedConvOptions:
     def __post_init__(self) -> None:
         if not isinstance(self.options, ConvOptions):
             raise TypeError(f"PaddedConvOptions: options must be ConvOptions, got {self.options!r}")
-        if self.padding_end is not None:
-            end = _ints("PaddedConvOptions", "padding_end", self.padding_end, 0)
-            _same_length("PaddedConvOptions", {"padding": self.options.padding, "padding_end": end})
-            object.__setattr__(self, "padding_end", None if end == self.options.padding else end)
+        opts = self.options
+        _set_attrs(self, opts._attrs)
+        if self.padding_end is None:
+            return
+        end = _ints("PaddedConvOptions", "padding_end", self.padding_end, 0)
+        _same_length("PaddedConvOptions", {"padding": opts.padding, "padding_end": end})
+        if end == opts.padding:
+            object.__setattr__(self, "padding_end", None)
+            return
+        object.__setattr__(self, "padding_end", end)
+        # explicit padding (constant_pad_nd order: last dim first), then zero conv padding
+        pads = tuple(p for s, e in zip(reversed(opts.padding), reversed(end)) for p in (s, e))
+        _set_attrs(self, (opts.stride, (0,) * len(end), opts.dilation, False, (0,) * len(end),
+                          opts.groups, pads))
 
     @classmethod
     def asymmetric(cls, *, stride: Sequence[int], padding_start: Sequence[int],
@@ -127,6 +149,8 @@ class ConvTransposeOptions:
         _freeze(self, "ConvTransposeOptions",
                 {"stride": 1, "padding": 0, "padding_out": 0, "dilation": 1})
         _count("ConvTransposeOptions", "groups", self.groups)
+        _set_attrs(self, (self.stride, self.padding, self.dilation, True, self.padding_out,
+                          self.groups, None))
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -216,7 +240,7 @@ def _options_arity(what: str, options, n: int) -> None:
 
 
 def _with_bias(x, weight, bias):
-    return [x, weight] if bias is None else [x, weight, bias]
+    return (x, weight) if bias is None else (x, weight, bias)
 
 
 # ================================================================================ linear ====
@@ -228,7 +252,7 @@ def linear(x: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     if not (isinstance(x, Tensor) and isinstance(weight, Tensor)
             and _linear_ok(x._data, weight._data, bias)):
         _linear_error(x, weight, bias)
-    return applyn(N.LINEAR, (x, weight) if bias is None else (x, weight, bias))
+    return applyn(N.LINEAR, _with_bias(x, weight, bias))
 
 
 def _linear_ok(xd, wd, bias) -> bool:
@@ -273,12 +297,13 @@ _SPATIAL = {1: " [batch, channels, length]", 2: " [batch, channels, height, widt
 
 def _conv(n: int, x, weight, bias, options) -> Tensor:
     what = f"conv{n}d"
-    if isinstance(options, ConvOptions):
-        options = PaddedConvOptions(options=options)
-    elif not isinstance(options, PaddedConvOptions):
+    if type(options) is ConvOptions:
+        opts, padding_end = options, None
+    elif type(options) is PaddedConvOptions:
+        opts, padding_end = options.options, options.padding_end
+    else:
         raise TypeError(f"{what}: options must be ConvOptions or PaddedConvOptions, "
                         f"got {options!r}")
-    opts = options.options
     _float(what, "x", x, n + 2, _SPATIAL[n])
     _float(what, "weight", weight, n + 2, " [channels_out, channels_in / groups, *kernel]")
     _options_arity(what, opts, n)
@@ -288,17 +313,9 @@ def _conv(n: int, x, weight, bias, options) -> Tensor:
                          f"expects {ws[1] * groups} and channels_out divisible by groups "
                          f"(x {xs}, weight {ws})")
     _bias(what, bias, ws[0])
-    pads = None
-    padding = list(opts.padding)
-    if options.padding_end is not None:
-        if n == 3:
-            raise ValueError("conv3d: asymmetric padding is not supported for conv3d (as in Burn)")
-        pads = []
-        for start, end in zip(reversed(opts.padding), reversed(options.padding_end)):
-            pads += [start, end]
-        padding = [0] * n
-    attrs = (list(opts.stride), padding, list(opts.dilation), False, [0] * n, groups, pads)
-    return applyn(C.CONV[n], _with_bias(x, weight, bias), attrs)
+    if n == 3 and padding_end is not None:
+        raise ValueError("conv3d: asymmetric padding is not supported for conv3d (as in Burn)")
+    return applyn(C.CONV[n], _with_bias(x, weight, bias), options._attrs)
 
 
 def conv1d(x: Tensor, weight: Tensor, bias: Tensor | None,
@@ -324,7 +341,7 @@ def conv3d(x: Tensor, weight: Tensor, bias: Tensor | None,
 
 def _conv_transpose(n: int, x, weight, bias, options) -> Tensor:
     what = f"conv_transpose{n}d"
-    if not isinstance(options, ConvTransposeOptions):
+    if type(options) is not ConvTransposeOptions:
         raise TypeError(f"{what}: options must be ConvTransposeOptions, got {options!r}")
     _float(what, "x", x, n + 2, _SPATIAL[n])
     _float(what, "weight", weight, n + 2, " [channels_in, channels_out / groups, *kernel]")
@@ -334,9 +351,7 @@ def _conv_transpose(n: int, x, weight, bias, options) -> Tensor:
         raise ValueError(f"{what}: x has {xs[1]} channels but weight {ws} expects {ws[0]} "
                          f"(divisible by groups={groups}) (x {xs}, weight {ws})")
     _bias(what, bias, ws[1] * groups)
-    attrs = (list(options.stride), list(options.padding), list(options.dilation), True,
-             list(options.padding_out), groups, None)
-    return applyn(C.CONV_TRANSPOSE[n], _with_bias(x, weight, bias), attrs)
+    return applyn(C.CONV_TRANSPOSE[n], _with_bias(x, weight, bias), options._attrs)
 
 
 def conv_transpose1d(x: Tensor, weight: Tensor, bias: Tensor | None,

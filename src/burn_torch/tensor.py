@@ -83,13 +83,13 @@ class Tensor(ArithmeticMethods, ReduceMethods, ShapeMethods, IndexMethods, Compa
         """
         device = _check_device(device)
         copy_needed = isinstance(data, (torch.Tensor, np.ndarray, TensorData))
-        t = as_torch(data)
         target = None
         if dtype is not None:
             target = resolve_dtype(dtype, Float)
             if kind is not None and kind_of(target) is not kind:
                 raise TypeError(f"dtype {dtype} does not belong to kind {kind}")
-        elif kind is not None and kind_of(t.dtype) is not kind:
+        t = as_torch(data, target)  # lists convert straight to the target: no f32 detour
+        if target is None and kind is not None and kind_of(t.dtype) is not kind:
             target = kind.default_dtype
         t = t.to(device=device._torch, dtype=target or t.dtype, copy=copy_needed)
         return cls._create(t, device)

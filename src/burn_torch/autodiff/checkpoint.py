@@ -7,7 +7,8 @@ every step into one of two kinds, from its op-table entry alone:
   :class:`Checkpoint` instead of what its rule needs: the recipe to recompute its output (the
   op-table entry, parents and attrs already on the node, plus ``inputs``: each parent's output
   where that output is kept, None where the parent is itself recomputable) and the states of the
-  ``torch.Generator`` attrs captured before the forward ran, so random ops replay identically.
+  ``torch.Generator`` attrs captured before the forward ran, so random ops replay identically
+  (a random op must therefore take its generator as an attr, not draw from a global one).
 * *kept*: everything else: compute-bound ops, leaves, and (Burn's fallback) memory-bound ops
   with an untracked parent. Their outputs stay available: a recomputable child keeps them among
   its ``inputs``, any other child in its saved values.

@@ -6,7 +6,7 @@ gradient only lives during backward. An untracked tensor has no node at all (Bur
 ``Requirement::None``).
 
 An intermediate's step is its op-table entry, its parents' nodes and what the backward rule
-saved. Backward consumes the step: it sets ``consumed`` and drops ``parents``, ``saved`` and
+saved (under BALANCED, a ``checkpoint.Checkpoint`` the engine resolves before the rule runs). Backward consumes the step: it sets ``consumed`` and drops ``parents``, ``saved`` and
 ``attrs`` so their memory is freed. Leaves have no step and are never consumed, so parameter
 leaves can be reused in fresh forwards. Node ids grow monotonically, so every node's id exceeds
 its parents' ids and decreasing id order is a reverse topological order.

@@ -163,8 +163,8 @@ def _rename(key: str, renames: Mapping[str, str]) -> str:
     return key
 
 
-def _torch_shape(value, transposed: bool) -> list[int]:
-    dims = value.val().dims()
+def _torch_shape(param: Param, transposed: bool) -> list[int]:
+    dims = param.val().dims()
     return dims[::-1] if transposed else dims
 
 

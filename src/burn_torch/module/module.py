@@ -13,6 +13,7 @@ Attribute assignment (``model.fc1.weight = p``) still works on a module you own.
 from __future__ import annotations
 
 import copy
+import copyreg
 from typing import Any, Iterator
 
 from ..device import Device
@@ -98,77 +99,125 @@ class PathTracker:
 
 
 def _has_children(value) -> bool:
-    if isinstance(value, (Module, Param, TrainingFlag, Tensor)):
-        return True
-    if isinstance(value, _CONTAINERS):
-        items = value.values() if isinstance(value, dict) else value
-        return any(_has_children(v) for v in items)
+    """Whether a list / tuple / dict holds a module, parameter, flag or tensor at any depth."""
+    for item in (value.values() if isinstance(value, dict) else value):
+        if isinstance(item, _NODES) or (isinstance(item, _CONTAINERS) and _has_children(item)):
+            return True
     return False
 
 
-def _is_child(value, constants: bool) -> bool:
-    """Whether a traversal enters ``value`` (bare tensors only when ``constants``)."""
-    if isinstance(value, (Module, Param, TrainingFlag)):
-        return True
-    if isinstance(value, Tensor):
-        return constants
-    return isinstance(value, _CONTAINERS) and _has_children(value)
-
-
-def _named_items(value) -> Iterator[tuple[str, Any]]:
+def _entries(value):
+    """``(key, child)`` pairs of a dict, list / tuple (index keys) or module (attributes)."""
     if isinstance(value, dict):
-        return ((str(k), v) for k, v in value.items())
+        return value.items()
     if isinstance(value, (list, tuple)):
-        return ((str(i), v) for i, v in enumerate(value))
-    return ((k, v) for k, v in vars(value).items())
+        return enumerate(value)
+    return vars(value).items()
+
+
+def _tracks_paths(walker, base: type) -> bool:
+    """Whether ``walker`` overrides ``enter_module`` / ``exit_module`` (else walks skip the calls)."""
+    own = getattr(walker, "__dict__", {})
+    return ("enter_module" in own or "exit_module" in own
+            or getattr(type(walker), "enter_module", None) is not base.enter_module
+            or getattr(type(walker), "exit_module", None) is not base.exit_module)
 
 
 _KIND_SUFFIX = {Float: "float", Int: "int", Bool: "bool"}
+_VISIT_HOOK = {kind: f"visit_{suffix}" for kind, suffix in _KIND_SUFFIX.items()}
+_MAP_HOOK = {kind: f"map_{suffix}" for kind, suffix in _KIND_SUFFIX.items()}
 
 
-def _param_hook(obj, prefix: str, param: Param):
-    """``obj.visit_float`` / ``obj.map_int`` / ... for the kind of ``param``."""
-    return getattr(obj, f"{prefix}_{_KIND_SUFFIX[param.val().kind]}")
+def _visit(value, visitor: ModuleVisitor, paths: bool) -> None:
+    """Calls ``visitor``'s hooks for the children of a module or container, in order.
+
+    Containers are entered when they hold a module, parameter, flag or tensor; bare tensors
+    themselves are not visited. ``paths``: call ``enter_module`` / ``exit_module`` around each child.
+    """
+    container = type(value).__name__
+    for key, child in _entries(value):
+        if isinstance(child, Param):
+            hook = _VISIT_HOOK[child._value.kind]
+        elif isinstance(child, TrainingFlag):
+            hook = "visit_training"
+        elif isinstance(child, Module) or (isinstance(child, _CONTAINERS) and _has_children(child)):
+            hook = None
+        else:
+            continue
+        if paths:
+            visitor.enter_module(str(key), container)
+        if hook is None:
+            _visit(child, visitor, paths)
+        else:
+            getattr(visitor, hook)(child)
+        if paths:
+            visitor.exit_module(str(key), container)
 
 
-def _visit(value, visitor: ModuleVisitor) -> None:
-    if isinstance(value, Param):
-        _param_hook(visitor, "visit", value)(value)
-    elif isinstance(value, TrainingFlag):
-        visitor.visit_training(value)
-    elif isinstance(value, (Module,) + _CONTAINERS):
-        container = type(value).__name__
-        for name, child in _named_items(value):
-            if _is_child(child, constants=False):
-                visitor.enter_module(name, container)
-                _visit(child, visitor)
-                visitor.exit_module(name, container)
+def _map(value, mapper: ModuleMapper, paths: bool):
+    """The module or container ``value`` rebuilt with ``mapper``'s replacements of its children.
+
+    Containers without children are shared with the original; bare tensors go to
+    ``map_constant``. Raises TypeError when a parameter hook returns something else than a Param.
+    """
+    container = type(value).__name__
+    mapped = {}
+    for key, child in _entries(value):
+        if not (isinstance(child, _NODES) or (isinstance(child, _CONTAINERS) and _has_children(child))):
+            continue
+        if paths:
+            mapper.enter_module(str(key), container)
+        mapped[key] = _map_child(child, mapper, paths)
+        if paths:
+            mapper.exit_module(str(key), container)
+    return _rebuild(value, mapped)
 
 
-def _map(value, mapper: ModuleMapper):
-    if isinstance(value, Param):
-        out = _param_hook(mapper, "map", value)(value)
+def _map_child(child, mapper: ModuleMapper, paths: bool):
+    if isinstance(child, Param):
+        out = getattr(mapper, _MAP_HOOK[child._value.kind])(child)
         if not isinstance(out, Param):
             raise TypeError(f"{type(mapper).__name__}: a map hook must return a Param, got {type(out).__name__}")
         return out
-    if isinstance(value, TrainingFlag):
-        return mapper.map_training(value)
-    if isinstance(value, Tensor):
-        return mapper.map_constant(value)
-    container = type(value).__name__
-    mapped = {}
-    for name, child in _named_items(value):
-        if _is_child(child, constants=True):
-            mapper.enter_module(name, container)
-            mapped[name] = _map(child, mapper)
-            mapper.exit_module(name, container)
+    if isinstance(child, TrainingFlag):
+        return mapper.map_training(child)
+    if isinstance(child, Tensor):
+        return mapper.map_constant(child)
+    return _map(child, mapper, paths)
+
+
+_COPY_PROTOCOL = ("__copy__", "__reduce_ex__", "__reduce__", "__getstate__", "__setstate__",
+                  "__getnewargs__", "__getnewargs_ex__")
+
+
+def _copies_by_dict(cls: type) -> bool:
+    """Whether ``copy.copy`` of a ``cls`` instance just copies its ``__dict__`` into
+    ``cls.__new__(cls)``: no copy or pickling hook and no ``__slots__`` anywhere in the MRO."""
+    return (all(getattr(cls, name, None) is getattr(object, name, None) for name in _COPY_PROTOCOL)
+            and not any("__slots__" in vars(k) for k in cls.__mro__))
+
+
+def _copy_module(module: "Module") -> "Module":
+    """``copy.copy(module)``, without the generic protocol's cost for plain module classes."""
+    cls = type(module)
+    if not cls._copy_by_dict or cls in copyreg.dispatch_table:
+        return copy.copy(module)
+    new = cls.__new__(cls)
+    new.__dict__.update(module.__dict__)
+    return new
+
+
+def _rebuild(value, mapped: dict):
+    """A copy of the module or container ``value`` with the entries of ``mapped`` replaced."""
     if isinstance(value, Module):
-        new = copy.copy(value)
+        new = _copy_module(value)
         new.__dict__.update(mapped)
         return new
     if isinstance(value, dict):
-        return type(value)((k, mapped.get(str(k), v)) for k, v in value.items())
-    items = [mapped.get(str(i), v) for i, v in enumerate(value)]
+        return type(value)((k, mapped.get(k, v)) for k, v in value.items())
+    items = list(value)
+    for index, child in mapped.items():
+        items[index] = child
     if type(value) is list:
         return items
     if hasattr(value, "_fields"):  # a namedtuple takes its fields positionally
@@ -179,9 +228,9 @@ def _map(value, mapper: ModuleMapper):
 def _modules(value, path: str) -> Iterator[tuple[str, "Module"]]:
     if isinstance(value, Module):
         yield path, value
-    for name, child in _named_items(value):
+    for key, child in _entries(value):
         if isinstance(child, (Module,) + _CONTAINERS):
-            yield from _modules(child, f"{path}.{name}" if path else name)
+            yield from _modules(child, f"{path}.{key}" if path else str(key))
 
 
 class _Collect(PathTracker, ModuleVisitor):
@@ -282,17 +331,23 @@ class Module:
     module unless it says otherwise; ParamIds are preserved by all of them.
     """
 
+    _copy_by_dict = True  # see _copies_by_dict; recomputed for every subclass
+
+    def __init_subclass__(cls, **kwargs) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._copy_by_dict = _copies_by_dict(cls)
+
     def __init__(self) -> None:
         pass
 
     # -- traversal ------------------------------------------------------------------------------
     def visit(self, visitor: ModuleVisitor) -> None:
         """Walks the tree in attribute order, calling the visitor's hooks."""
-        _visit(self, visitor)
+        _visit(self, visitor, _tracks_paths(visitor, ModuleVisitor))
 
     def map(self, mapper: ModuleMapper) -> "Module":
         """Returns a new module whose children are the mapper's replacements."""
-        return _map(self, mapper)
+        return _map(self, mapper, _tracks_paths(mapper, ModuleMapper))
 
     def named_params(self) -> list[tuple[str, Param]]:
         """``(dotted path, Param)`` for every parameter (Float, Int and Bool), in traversal order."""
@@ -400,6 +455,9 @@ class Module:
             lines.append(f"  {name}: {body}")
         head = f"{type(self).__name__} {{params: {self.num_params()}"
         return head + "}" if not lines else head + "\n" + "\n".join(lines) + "\n}"
+
+
+_NODES = (Module, Param, TrainingFlag, Tensor)  # what makes a container part of the tree
 
 
 def list_param_ids(module: Module) -> list[ParamId]:

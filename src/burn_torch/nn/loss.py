@@ -156,8 +156,9 @@ class BinaryCrossEntropyLossConfig(Config):
         if self.weights is not None and not all(w > 0 for w in self.weights):
             raise ValueError("Weights of cross-entropy have to be positive.")
         weights = None
-        if self.weights is not None:
-            weights = Tensor.from_floats(list(self.weights), device.without_autodiff(), dtype=DType.F64)
+        if self.weights is not None:  # built in float64 from torch: no float32 rounding on the way
+            weights = Tensor.from_data(torch.tensor(self.weights, dtype=torch.float64),
+                                       device.without_autodiff())
         return BinaryCrossEntropyLoss(weights, self.smoothing, self.logits)
 
 

@@ -7,12 +7,14 @@ is 1e-5 (torch 1e-10).
 """
 from __future__ import annotations
 
+import torch
+
 from ..module import Config
-from .base import ModuleOptimizer, SimpleOptimizer, WeightDecayConfig, clipping_of, penalty_of
+from .base import ModuleOptimizer, MultiTensorOptimizer, WeightDecayConfig, clipping_of, penalty_of
 from .clipping import GradientClippingConfig
 
 
-class AdaGrad(SimpleOptimizer):
+class AdaGrad(MultiTensorOptimizer):
     """The AdaGrad update rule (see the module docstring)."""
 
     def __init__(self, lr_decay: float, epsilon: float, weight_decay: float) -> None:
@@ -29,6 +31,19 @@ class AdaGrad(SimpleOptimizer):
             state["time"] += 1
         rate = lr / (1.0 + (state["time"] - 1) * self.lr_decay)
         return param.addcdiv(grad, state["sum"].sqrt().add_(self.epsilon), value=-rate), state
+
+    def step_fused(self, lr, params, grads, states):
+        if self.weight_decay:
+            grads = torch._foreach_add(grads, params, alpha=self.weight_decay)
+        sums = [s["sum"] for s in states]
+        torch._foreach_addcmul_(sums, grads, grads)
+        steps = []
+        for s in states:
+            s["time"] += 1
+            steps.append(-(lr / (1.0 + (s["time"] - 1) * self.lr_decay)))
+        denominator = torch._foreach_sqrt(sums)
+        torch._foreach_add_(denominator, self.epsilon)
+        return torch._foreach_addcdiv(params, grads, denominator, steps), states
 
 
 class AdaGradConfig(Config):

@@ -23,7 +23,7 @@ import math
 import torch
 
 from ..module import Config
-from .base import ModuleOptimizer, SimpleOptimizer, WeightDecayConfig, clipping_of, penalty_of
+from .base import ModuleOptimizer, MultiTensorOptimizer, WeightDecayConfig, clipping_of, penalty_of
 from .clipping import GradientClippingConfig
 
 
@@ -37,7 +37,23 @@ def _moments(b1: float, b2: float, grad: torch.Tensor, state) -> dict:
     return state
 
 
-class Adam(SimpleOptimizer):
+def _moments_fused(b1: float, b2: float, grads: list, states: list) -> tuple[list, list, list[int]]:
+    """:func:`_moments` on existing states with multi-tensor kernels: the first and second
+    moments (updated in place) and the new step counts."""
+    m1 = [s["moment_1"] for s in states]
+    m2 = [s["moment_2"] for s in states]
+    torch._foreach_mul_(m1, b1)
+    torch._foreach_add_(m1, grads, alpha=1.0 - b1)
+    torch._foreach_mul_(m2, b2)
+    torch._foreach_addcmul_(m2, grads, grads, value=1.0 - b2)
+    times = []
+    for s in states:
+        s["time"] += 1
+        times.append(s["time"])
+    return m1, m2, times
+
+
+class Adam(MultiTensorOptimizer):
     """The Adam update rule (see the module docstring)."""
 
     def __init__(self, beta_1: float, beta_2: float, epsilon: float, amsgrad: bool,
@@ -64,6 +80,25 @@ class Adam(SimpleOptimizer):
         delta = (state["moment_1"] * factor).div_(v.sqrt().add_(self.epsilon * bc2_sqrt))
         return param.add(delta, alpha=-lr), state
 
+    def step_fused(self, lr, params, grads, states):
+        if self.weight_decay:
+            grads = torch._foreach_add(grads, params, alpha=self.weight_decay)
+        m1, v, times = _moments_fused(self.beta_1, self.beta_2, grads, states)
+        if self.amsgrad:
+            v_max = [s["max_moment_2"] for s in states]
+            torch._foreach_maximum_(v_max, v)
+            v = v_max
+        factors, epsilons = [], []
+        for t in times:
+            bc2_sqrt = math.sqrt(1.0 - self.beta_2 ** t)
+            factors.append(bc2_sqrt / (1.0 - self.beta_1 ** t))
+            epsilons.append(self.epsilon * bc2_sqrt)
+        delta = torch._foreach_mul(m1, factors)
+        denominator = torch._foreach_sqrt(v)
+        torch._foreach_add_(denominator, epsilons)
+        torch._foreach_div_(delta, denominator)
+        return torch._foreach_add(params, delta, alpha=-lr), states
+
 
 class AdamConfig(Config):
     """Configuration of :class:`Adam` (Burn's defaults)."""
@@ -82,7 +117,7 @@ class AdamConfig(Config):
         return ModuleOptimizer(self.build(), clipping_of(self.grad_clipping))
 
 
-class AdamW(SimpleOptimizer):
+class AdamW(MultiTensorOptimizer):
     """The AdamW update rule (see the module docstring)."""
 
     def __init__(self, beta_1: float, beta_2: float, epsilon: float, weight_decay: float,
@@ -106,6 +141,24 @@ class AdamW(SimpleOptimizer):
         else:
             decayed = param * (1.0 - decay)
         return decayed.sub_(delta, alpha=lr), state
+
+    def step_fused(self, lr, params, grads, states):
+        m1, m2, times = _moments_fused(self.beta_1, self.beta_2, grads, states)
+        delta = torch._foreach_div(m1, [1.0 - self.beta_1 ** t for t in times])
+        v_hat = torch._foreach_div(m2, [1.0 - self.beta_2 ** t for t in times])
+        torch._foreach_sqrt_(v_hat)
+        torch._foreach_add_(v_hat, self.epsilon)
+        torch._foreach_div_(delta, v_hat)
+        decay = lr * self.weight_decay
+        if decay == 0.0:
+            return torch._foreach_sub(params, delta, alpha=lr), states
+        if self.cautious_weight_decay:
+            decayed = [p - (p * decay).masked_fill_((p >= 0) != (m >= 0), 0.0)
+                       for p, m in zip(params, m1)]
+        else:
+            decayed = torch._foreach_mul(params, 1.0 - decay)
+        torch._foreach_sub_(decayed, delta, alpha=lr)
+        return decayed, states
 
 
 class AdamWConfig(Config):

@@ -11,8 +11,10 @@ from typing import Any, Iterator, Mapping
 
 import torch
 
+from ..autodiff.graph import new_leaf
 from ..autodiff.record import wrap
 from ..module import Config, Module, ModuleMapper, Param, ParamId
+from ..tensor import Tensor
 from .clipping import GradientClipping, GradientClippingConfig
 from .grads import GradientsParams
 
@@ -48,15 +50,63 @@ class SimpleOptimizer:
     ``step(lr, param, grad, state)`` receives storage tensors and the parameter's previous
     state (None on its first step) and returns ``(new_param, new_state)``. It must not mutate
     ``param`` or ``grad``; it owns ``state`` and may update it in place.
+
+    :class:`ModuleOptimizer` updates the parameters of one device and dtype together through
+    :meth:`step_many`, which runs ``step`` on each unless a rule overrides it.
     """
 
     def step(self, lr: float, param: torch.Tensor, grad: torch.Tensor,
              state: State | None) -> tuple[torch.Tensor, State]:
         raise NotImplementedError
 
+    def step_many(self, lr: float, params: list[torch.Tensor], grads: list[torch.Tensor],
+                  states: list[State | None]) -> tuple[list[torch.Tensor], list[State]]:
+        """``step`` for several tensors of one device and dtype: the new tensors and states, in order."""
+        results = [self.step(lr, p, g, s) for p, g, s in zip(params, grads, states)]
+        return [r[0] for r in results], [r[1] for r in results]
 
-def _state_to(state: State, device: torch.device) -> State:
-    return {k: v.to(device) if isinstance(v, torch.Tensor) else v for k, v in state.items()}
+
+class MultiTensorOptimizer(SimpleOptimizer):
+    """A rule whose steps from an existing state run on torch's multi-tensor kernels.
+
+    Subclasses write ``step`` (the per-tensor reference, also used for first steps) and
+    ``step_fused(lr, params, grads, states)``: the same update for several tensors whose states
+    are all :meth:`fusable`, with ``torch._foreach_*`` kernels doing the very operations ``step``
+    does, so both give the same values.
+    """
+
+    def fusable(self, state: State | None) -> bool:
+        """Whether ``step_fused`` handles a parameter with this state (by default: any state)."""
+        return bool(state)
+
+    def step_fused(self, lr: float, params: list[torch.Tensor], grads: list[torch.Tensor],
+                   states: list[State]) -> tuple[list[torch.Tensor], list[State]]:
+        raise NotImplementedError
+
+    def step_many(self, lr, params, grads, states):
+        fused = [i for i, s in enumerate(states) if self.fusable(s)]
+        if len(fused) == len(states):
+            return self.step_fused(lr, params, grads, states)
+        rest = [i for i, s in enumerate(states) if not self.fusable(s)]
+        new_params, new_states = [None] * len(params), [None] * len(params)
+        for indices, run in ((rest, super().step_many), (fused, self.step_fused)):
+            if indices:
+                for i, p, s in zip(indices, *run(lr, *_pick(indices, params, grads, states))):
+                    new_params[i], new_states[i] = p, s
+        return new_params, new_states
+
+
+def _pick(indices: list[int], *lists: list) -> list[list]:
+    return [[items[i] for i in indices] for items in lists]
+
+
+def _state_on(state: State | None, device: torch.device) -> State | None:
+    """``state`` with its tensors on ``device`` (``state`` itself when they already are)."""
+    if state is not None:
+        for v in state.values():
+            if isinstance(v, torch.Tensor) and v.device != device:
+                return {k: v.to(device) if isinstance(v, torch.Tensor) else v for k, v in state.items()}
+    return state
 
 
 def _copy_state(state: State) -> State:
@@ -84,33 +134,33 @@ class OptimizerRecord(Mapping[ParamId, State]):
         return f"OptimizerRecord({len(self._states)} parameters)"
 
 
-class _StepMapper(ModuleMapper):
-    def __init__(self, opt: "ModuleOptimizer", lr: float, grads: GradientsParams) -> None:
-        self.opt = opt
-        self.lr = lr
-        self.grads = grads._grads
+class _Gather(ModuleMapper):
+    """The mapping half of a step: each Float parameter with a gradient becomes a new Param.
+
+    The new Params (same id and trainability) get their values only once the whole batch is
+    updated (:meth:`ModuleOptimizer._update`); the mapped module is not handed out before then.
+    A parameter reached a second time (a shared Param) keeps its value, as its gradient was
+    taken at the first. The first gradient whose shape differs from its parameter's is kept in
+    ``mismatch`` and its parameter left as it is.
+    """
+
+    def __init__(self, grads: dict[ParamId, torch.Tensor]) -> None:
+        self.grads = grads
+        self.pending: dict[ParamId, tuple[Param, Tensor, torch.Tensor]] = {}
+        self.mismatch: tuple[Param, torch.Tensor] | None = None
 
     def map_float(self, param: Param) -> Param:
-        grad = self.grads.pop(param.id, None)
-        if grad is None:
+        pid = param.id
+        grad = self.grads.get(pid)
+        if grad is None or pid in self.pending:
             return param
         tensor = param.val()
-        if self.opt.grad_clipping is not None:
-            grad = self.opt.grad_clipping.clip(grad)
-        state = self.opt._states.pop(param.id, None)
-        if state is not None:
-            state = _state_to(state, grad.device)
-        prev = torch.is_grad_enabled()
-        torch.set_grad_enabled(False)
-        try:
-            new, state = self.opt.optim.step(self.lr, tensor.to_torch(), grad, state)
-        finally:
-            torch.set_grad_enabled(prev)
-        self.opt._states[param.id] = state
-        updated = wrap(new, tensor.gradient_checkpointing_strategy())
-        if tensor.is_require_grad():
-            updated = updated.require_grad()
-        return Param._make(param.id, updated, param.is_trainable())
+        if grad.shape != tensor.to_torch().shape:
+            self.mismatch = self.mismatch or (param, grad)
+            return param
+        new = Param._make(pid, None, param.is_trainable())
+        self.pending[pid] = (new, tensor, grad)
+        return new
 
 
 class ModuleOptimizer:
@@ -137,18 +187,47 @@ class ModuleOptimizer:
         return self.grad_clipping is not None
 
     def step(self, lr: float, module: Module, grads: GradientsParams) -> Module:
-        """One update of ``module`` with learning rate ``lr``; returns the updated module."""
+        """One update of ``module`` with learning rate ``lr``; returns the updated module.
+
+        Raises ValueError, before anything changes, when a gradient's shape differs from its
+        parameter's.
+        """
         if not isinstance(module, Module):
             raise TypeError(f"expected a Module, got {type(module).__name__}")
         if not isinstance(grads, GradientsParams):
             raise TypeError(f"expected GradientsParams (GradientsParams.from_grads(grads, module)), "
                             f"got {type(grads).__name__}")
-        for name, param in module.named_params():
-            grad = grads._grads.get(param.id)
-            if grad is not None and grad.shape != param.val().to_torch().shape:
-                raise ValueError(f"step: the gradient of {name} has shape {list(grad.shape)}, the "
-                                 f"parameter {param.val().dims()}; nothing was updated")
-        return module.map(_StepMapper(self, float(lr), grads))
+        gather = _Gather(grads._grads)
+        updated = module.map(gather)
+        if gather.mismatch is not None:
+            param, grad = gather.mismatch
+            name = next(n for n, p in module.named_params() if p is param)
+            raise ValueError(f"step: the gradient of {name} has shape {list(grad.shape)}, the "
+                             f"parameter {param.val().dims()}; nothing was updated")
+        self._update(float(lr), list(gather.pending.values()))
+        for pid in gather.pending:
+            del grads._grads[pid]
+        return updated
+
+    def _update(self, lr: float, pending: list[tuple[Param, Tensor, torch.Tensor]]) -> None:
+        """Runs the rule on each device-and-dtype group of ``(new Param, tensor, grad)`` entries
+        and gives each new Param its value: a ``require_grad()`` leaf when the old one was."""
+        groups: dict[tuple[torch.device, torch.dtype], list] = {}
+        for entry in pending:
+            grad = entry[2]
+            groups.setdefault((grad.device, grad.dtype), []).append(entry)
+        with torch.no_grad():
+            for (device, _), entries in groups.items():
+                grads = [grad for _, _, grad in entries]
+                if self.grad_clipping is not None:
+                    grads = self.grad_clipping.clip_many(grads)
+                states = [_state_on(self._states.get(new.id), device) for new, _, _ in entries]
+                params = [tensor.to_torch() for _, tensor, _ in entries]
+                values, states = self.optim.step_many(lr, params, grads, states)
+                for (new, tensor, _), value, state in zip(entries, values, states):
+                    self._states[new.id] = state
+                    leaf = new_leaf(value.shape, value.dtype) if tensor.is_require_grad() else None
+                    new._value = wrap(value, tensor.gradient_checkpointing_strategy(), leaf)
 
     def to_record(self) -> OptimizerRecord:
         """A snapshot of the state (later steps do not change it)."""

@@ -57,5 +57,15 @@ class GradientClipping:
         coef = (t / (norm + torch.finfo(grad.dtype).tiny)).clamp_max(1.0)
         return grad * coef
 
+    def clip_many(self, grads: list[torch.Tensor]) -> list[torch.Tensor]:
+        """:meth:`clip` of each of several tensors of one device and dtype, with torch's
+        multi-tensor kernels and the same operations (so the same values); returns new tensors."""
+        t = self.threshold
+        if self.kind == "value":
+            return torch._foreach_clamp_max_(torch._foreach_clamp_min(grads, -t), t)
+        norms = torch.stack([s.sum() for s in torch._foreach_mul(grads, grads)]).sqrt_()
+        coefs = (t / (norms + torch.finfo(norms.dtype).tiny)).clamp_max_(1.0)
+        return torch._foreach_mul(grads, coefs.unbind())
+
     def __repr__(self) -> str:
         return f"GradientClipping.{self.kind}({self.threshold})"

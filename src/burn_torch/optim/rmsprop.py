@@ -8,12 +8,14 @@ differ: ``momentum`` 0.9 (torch 0), ``epsilon`` 1e-5 (torch 1e-8).
 """
 from __future__ import annotations
 
+import torch
+
 from ..module import Config
-from .base import ModuleOptimizer, SimpleOptimizer, WeightDecayConfig, clipping_of, penalty_of
+from .base import ModuleOptimizer, MultiTensorOptimizer, WeightDecayConfig, clipping_of, penalty_of
 from .clipping import GradientClippingConfig
 
 
-class RmsProp(SimpleOptimizer):
+class RmsProp(MultiTensorOptimizer):
     """The RMSProp update rule (see the module docstring)."""
 
     def __init__(self, alpha: float, momentum: float, epsilon: float, centered: bool,
@@ -46,6 +48,31 @@ class RmsProp(SimpleOptimizer):
                 buf.mul_(self.momentum).add_(update)
             update = buf
         return param.add(update, alpha=-lr), state
+
+    def fusable(self, state):
+        return bool(state) and (self.momentum <= 0.0 or "momentum_buffer" in state)
+
+    def step_fused(self, lr, params, grads, states):
+        a = self.alpha
+        if self.weight_decay:
+            grads = torch._foreach_add(grads, params, alpha=self.weight_decay)
+        avg = [s["square_avg"] for s in states]
+        torch._foreach_mul_(avg, a)
+        torch._foreach_addcmul_(avg, grads, grads, value=1.0 - a)
+        if self.centered:
+            grad_avg = [s["grad_avg"] for s in states]
+            torch._foreach_mul_(grad_avg, a)
+            torch._foreach_add_(grad_avg, grads, alpha=1.0 - a)
+            avg = torch._foreach_addcmul(avg, grad_avg, grad_avg, value=-1.0)
+        denominator = torch._foreach_sqrt(avg)
+        torch._foreach_add_(denominator, self.epsilon)
+        update = torch._foreach_div(grads, denominator)
+        if self.momentum > 0.0:
+            buffers = [s["momentum_buffer"] for s in states]
+            torch._foreach_mul_(buffers, self.momentum)
+            torch._foreach_add_(buffers, update)
+            update = buffers
+        return torch._foreach_add(params, update, alpha=-lr), states
 
 
 class RmsPropConfig(Config):

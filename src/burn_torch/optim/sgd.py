@@ -7,8 +7,10 @@ Update: ``g = grad + penalty * param``; with momentum ``v = g`` on the first ste
 """
 from __future__ import annotations
 
+import torch
+
 from ..module import Config
-from .base import ModuleOptimizer, SimpleOptimizer, WeightDecayConfig, clipping_of, penalty_of
+from .base import ModuleOptimizer, MultiTensorOptimizer, WeightDecayConfig, clipping_of, penalty_of
 from .clipping import GradientClippingConfig
 
 
@@ -20,7 +22,7 @@ class MomentumConfig(Config):
     nesterov: bool = False
 
 
-class Sgd(SimpleOptimizer):
+class Sgd(MultiTensorOptimizer):
     """The SGD update rule (see the module docstring)."""
 
     def __init__(self, momentum: MomentumConfig | None = None, weight_decay: float = 0.0) -> None:
@@ -42,6 +44,21 @@ class Sgd(SimpleOptimizer):
             velocity = grad.clone()
         update = grad.add(velocity, alpha=m.momentum) if m.nesterov else velocity
         return param.add(update, alpha=-lr), {"velocity": velocity}
+
+    def fusable(self, state):
+        return self.momentum is None or bool(state)
+
+    def step_fused(self, lr, params, grads, states):
+        if self.weight_decay:
+            grads = torch._foreach_add(grads, params, alpha=self.weight_decay)
+        m = self.momentum
+        if m is None:
+            return torch._foreach_add(params, grads, alpha=-lr), [{} for _ in params]
+        velocities = [s["velocity"] for s in states]
+        torch._foreach_mul_(velocities, m.momentum)
+        torch._foreach_add_(velocities, grads, alpha=1.0 - m.dampening)
+        update = torch._foreach_add(grads, velocities, alpha=m.momentum) if m.nesterov else velocities
+        return torch._foreach_add(params, update, alpha=-lr), states
 
 
 class SgdConfig(Config):

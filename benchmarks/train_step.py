@@ -1,0 +1,174 @@
+"""Full training steps with Adam, burn_torch vs torch, side by side in one process.
+
+The same small MLP (Linear+ReLU layers, cross entropy) and small CNN (two Conv2d+ReLU+MaxPool2d
+blocks and a Linear classifier, cross entropy) are trained on a fixed batch: burn_torch with
+``burn_torch.nn`` layers, ``CrossEntropyLoss``, ``GradientsParams.from_grads`` and
+``AdamConfig().init().step`` (Burn's loop: no zero_grad, the optimizer returns the model);
+torch with ``torch.nn``, ``torch.optim.Adam`` (eps=1e-5, Burn's default) and the usual
+``zero_grad / backward / step`` loop. Both start from the same weights.
+
+Correctness guard: both sides train N steps from the same weights and must end on the same
+weights (max abs difference below a tolerance) before anything is timed. Timing alternates
+blocks of steps of each side (``_harness.time_interleaved``) and prints steps/second and the
+ratio burn_torch time / torch time (target: <= 1.0).
+
+Usage: python benchmarks/train_step.py [--quick] [--threads N] [--steps N]
+"""
+from __future__ import annotations
+
+import argparse
+
+import torch
+
+from burn_torch import Device, Tensor, nn, optim
+from burn_torch.compat import load_torch_state_dict, to_torch_state_dict
+from burn_torch.module import Module
+
+from _harness import max_abs_diff, time_interleaved
+
+LR = 1e-3
+TOLERANCE = 1e-4
+
+
+# ----------------------------------------------------------------------------------- models ----
+class BurnMlp(Module):
+    def __init__(self, sizes: list[int], device: Device) -> None:
+        super().__init__()
+        self.layers = [nn.LinearConfig(a, b).init(device) for a, b in zip(sizes, sizes[1:])]
+
+    def forward(self, x: Tensor) -> Tensor:
+        for layer in self.layers[:-1]:
+            x = nn.relu(layer.forward(x))
+        return self.layers[-1].forward(x)
+
+
+class TorchMlp(torch.nn.Module):
+    def __init__(self, sizes: list[int]) -> None:
+        super().__init__()
+        self.layers = torch.nn.ModuleList(torch.nn.Linear(a, b) for a, b in zip(sizes, sizes[1:]))
+
+    def forward(self, x):
+        for layer in self.layers[:-1]:
+            x = torch.relu(layer(x))
+        return self.layers[-1](x)
+
+
+class BurnCnn(Module):
+    def __init__(self, channels: int, side: int, width: int, device: Device) -> None:
+        super().__init__()
+        same = nn.PaddingConfig2d.explicit(1, 1)
+        self.conv1 = nn.Conv2dConfig([channels, width], [3, 3]).with_padding(same).init(device)
+        self.conv2 = nn.Conv2dConfig([width, 2 * width], [3, 3]).with_padding(same).init(device)
+        self.pool = nn.MaxPool2dConfig([2, 2]).init()
+        self.fc = nn.LinearConfig(2 * width * (side // 4) ** 2, 10).init(device)
+
+    def forward(self, x: Tensor) -> Tensor:
+        x = self.pool.forward(nn.relu(self.conv1.forward(x)))
+        x = self.pool.forward(nn.relu(self.conv2.forward(x)))
+        return self.fc.forward(x.flatten(1, 3))
+
+
+class TorchCnn(torch.nn.Module):
+    def __init__(self, channels: int, side: int, width: int) -> None:
+        super().__init__()
+        self.conv1 = torch.nn.Conv2d(channels, width, 3, padding=1)
+        self.conv2 = torch.nn.Conv2d(width, 2 * width, 3, padding=1)
+        self.fc = torch.nn.Linear(2 * width * (side // 4) ** 2, 10)
+
+    def forward(self, x):
+        x = torch.max_pool2d(torch.relu(self.conv1(x)), 2)
+        x = torch.max_pool2d(torch.relu(self.conv2(x)), 2)
+        return self.fc(x.flatten(1))
+
+
+# ---------------------------------------------------------------------------------- trainers ----
+class BurnTrainer:
+    """Burn's loop: forward, loss, backward, GradientsParams, ``model = optim.step(...)``."""
+
+    def __init__(self, model: Module, x: torch.Tensor, y: torch.Tensor) -> None:
+        device = Device.cpu().autodiff()
+        self.model = model.train()
+        self.x = Tensor.from_data(x, device)
+        self.y = Tensor.from_data(y, device)
+        self.loss = nn.CrossEntropyLossConfig().init(device)
+        self.optim = optim.AdamConfig().init()
+
+    def step(self) -> None:
+        loss = self.loss.forward(self.model.forward(self.x), self.y)
+        grads = optim.GradientsParams.from_grads(loss.backward(), self.model)
+        self.model = self.optim.step(LR, self.model, grads)
+
+
+class TorchTrainer:
+    """PyTorch's loop: zero_grad, forward, loss, backward, step."""
+
+    def __init__(self, model: torch.nn.Module, x: torch.Tensor, y: torch.Tensor) -> None:
+        self.model, self.x, self.y = model, x, y
+        self.optim = torch.optim.Adam(model.parameters(), LR, eps=1e-5)
+
+    def step(self) -> None:
+        self.optim.zero_grad()
+        torch.nn.functional.cross_entropy(self.model(self.x), self.y).backward()
+        self.optim.step()
+
+
+def pair(make_burn, make_torch, x, y) -> tuple[BurnTrainer, TorchTrainer]:
+    """Trainers for the two sides, starting from the same (torch-initialised) weights."""
+    reference = make_torch()
+    model, _ = load_torch_state_dict(make_burn(), reference.state_dict())
+    return BurnTrainer(model, x, y), TorchTrainer(reference, x, y)
+
+
+def final_weight_diff(make_burn, make_torch, x, y, steps: int) -> float:
+    """Trains both sides ``steps`` steps from the same weights; the largest weight difference."""
+    burn, ref = pair(make_burn, make_torch, x, y)
+    for _ in range(steps):
+        burn.step()
+        ref.step()
+    theirs = ref.model.state_dict()
+    ours = to_torch_state_dict(burn.model)
+    return max_abs_diff([theirs[k] for k in ours], list(ours.values()))
+
+
+# ------------------------------------------------------------------------------------ cases ----
+def cases():
+    """(name, burn model factory, torch model factory, inputs, labels)."""
+    gen = torch.Generator().manual_seed(0)
+    for batch, sizes in ((64, [32, 64, 64, 10]), (256, [128, 256, 256, 10])):
+        x = torch.randn(batch, sizes[0], generator=gen)
+        y = torch.randint(0, 10, (batch,), generator=gen)
+        yield (f"mlp {batch}x{'-'.join(map(str, sizes))}",
+               lambda s=sizes: BurnMlp(s, Device.cpu()), lambda s=sizes: TorchMlp(s), x, y)
+    for batch, side, width in ((16, 16, 8), (32, 32, 16)):
+        x = torch.randn(batch, 3, side, side, generator=gen)
+        y = torch.randint(0, 10, (batch,), generator=gen)
+        yield (f"cnn {batch}x3x{side}x{side} w{width}",
+               lambda s=side, w=width: BurnCnn(3, s, w, Device.cpu()),
+               lambda s=side, w=width: TorchCnn(3, s, w), x, y)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="fewer rounds (a smoke run)")
+    ap.add_argument("--threads", type=int, default=None, help="torch intra-op threads")
+    ap.add_argument("--steps", type=int, default=20, help="steps of the correctness guard")
+    args = ap.parse_args()
+    if args.threads:
+        torch.set_num_threads(args.threads)
+    torch.manual_seed(0)
+    rounds, inner = (3, 5) if args.quick else (11, 20)
+    print(f"torch {torch.__version__}, {torch.get_num_threads()} threads, Adam lr={LR}, "
+          f"guard: {args.steps} steps")
+    print(f"{'model':>28} | {'torch steps/s':>13} | {'burn_torch steps/s':>18} | {'ratio':>6} | "
+          f"max|weight diff|")
+    for name, make_burn, make_torch, x, y in cases():
+        worst = final_weight_diff(make_burn, make_torch, x, y, args.steps)
+        assert worst < TOLERANCE, f"{name}: final weights differ by {worst} (tolerance {TOLERANCE})"
+        burn, ref = pair(make_burn, make_torch, x, y)
+        tt, tb = time_interleaved(ref.step, burn.step, rounds, inner)
+        print(f"{name:>28} | {1 / tt:13.1f} | {1 / tb:18.1f} | {tb / tt:6.3f} | {worst:.1e}",
+              flush=True)
+
+
+if __name__ == "__main__":
+    main()
