@@ -6,6 +6,7 @@ import threading
 
 import torch
 
+from ..distributed import sync as _sync
 from ..errors import GraphConsumedError
 from .checkpoint import Checkpoint, Recomputer
 from .graph import GRAD, Node
@@ -19,12 +20,13 @@ tracking = threading.local()  # ``observer``: set by burn_torch.memory.track() f
 _node_id = operator.attrgetter("id")
 
 
-def claim(root: Node) -> list[Node]:
+def claim(root: Node, check=None) -> list[Node]:
     """Returns the nodes reachable from ``root`` in reverse topological order, marked consumed.
 
     Raises GraphConsumedError, before marking anything, if ``root`` or any intermediate it
-    depends on was consumed by an earlier backward. The check and the marking happen under one
-    lock, so two backward passes through the same step cannot both run it.
+    depends on was consumed by an earlier backward; ``check(nodes)``, when given, runs then too
+    and may raise as well. The checks and the marking happen under one lock, so two backward
+    passes through the same step cannot both run it.
     """
     with _lock:
         if root.consumed:
@@ -54,6 +56,8 @@ def claim(root: Node) -> list[Node]:
                 seen.add(p)
                 nodes.append(p)
                 push(p)
+        if check is not None:
+            check(nodes)
         for n in nodes:
             if n.op is not None:
                 n.consumed = True
@@ -68,9 +72,13 @@ def run_backward(root: Node, seed: torch.Tensor) -> dict[int, torch.Tensor]:
     released as soon as its rule has run, and each intermediate gradient is dropped once it has
     been propagated. A gradient reached by several paths is summed, in place once the engine owns
     the only reference to the sum. A BALANCED step's recomputed values are filled in just before
-    its rule runs (see ``checkpoint``).
+    its rule runs (see ``checkpoint``). While leaves marked distributed exist, the gradients of
+    those the graph reaches are averaged across ranks (see ``distributed.sync``).
     """
-    nodes = claim(root)
+    if _sync.registry:
+        nodes, sync = _sync.plan(root, seed, claim)
+    else:
+        nodes, sync = claim(root), None
     grads = {root: seed}
     owned = set()
     result = {}
@@ -88,6 +96,8 @@ def run_backward(root: Node, seed: torch.Tensor) -> dict[int, torch.Tensor]:
             op = node.op
             if op is None:
                 if g is not None and node.requirement == GRAD:
+                    if sync is not None and sync.submit(node, g):
+                        continue
                     # a view (a cat/stack part, an expanded seed) would keep the whole
                     # intermediate buffer alive in the container: compact it into its own storage
                     base = g._base
@@ -126,4 +136,6 @@ def run_backward(root: Node, seed: torch.Tensor) -> dict[int, torch.Tensor]:
                 i += 1
     finally:
         _set_grad(prev)
+    if sync is not None:
+        sync.finish(result)
     return result

@@ -127,23 +127,39 @@ def apply2(op, a, b, attrs=()):
 
 
 def applyn(op, tensors, attrs=()):
-    """Applies an op over a sequence of tensors; ``op.forward`` receives their storages as a tuple."""
+    """Applies an op over a sequence of tensors; ``op.forward`` receives their storages as one
+    tuple."""
     ctx = None
+    datas = []
+    parents = []
+    tracked = False
     for t in tensors:
         c = t._ctx
         if c is not None and c is not ctx:
             ctx = c if ctx is None else combine_ctx(ctx, c)
+        datas.append(t._data)
+        node = t._node
+        parents.append(node)
+        if node is not None:
+            tracked = True
     if ctx is _BALANCED:
         return _checkpoint.record(op, tensors, attrs, ctx, True)
-    datas = tuple(t._data for t in tensors)
-    out = run(op, (datas,), *attrs)
+    datas = tuple(datas)
+    prev = _grad_enabled()
+    _set_grad(False)
+    try:
+        out = op.forward(datas, *attrs)
+    except RuntimeError as e:
+        raise kernel_error(op, e, datas) from e
+    finally:
+        _set_grad(prev)
     res = _Tensor.__new__(_Tensor)
     res._data = out
     res._ctx = ctx
-    parents = tuple(t._node for t in tensors)
-    if op.backward is None or all(p is None for p in parents):
+    if not tracked or op.backward is None:
         res._node = None
         return res
+    parents = tuple(parents)
     res._node = Node(GRAD_IN_BACKWARD, op, parents, op.save(datas, out, parents), attrs,
                      out.shape, out.dtype)
     return res

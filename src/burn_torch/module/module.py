@@ -9,6 +9,12 @@ counted nor recorded (Burn's bare ``Tensor`` field).
 Modules are values, as in Burn: every transformation (``map``, ``train``, ``valid``, ``fork``,
 ``load_record``, an optimizer step, ...) returns a new module and leaves the original untouched.
 Attribute assignment (``model.fc1.weight = p``) still works on a module you own.
+
+Walks run on every training step (``GradientsParams.from_grads``, the optimizer's ``map``), so
+they are kept cheap without caching anything: each attribute is classified afresh (reassigned
+attributes and containers filled in place are always seen), ``enter_module``/``exit_module``
+are only called when the walker overrides them, and plain module classes are copied without
+the generic ``copy`` protocol.
 """
 from __future__ import annotations
 
@@ -98,9 +104,14 @@ class PathTracker:
         return ".".join(self._path)
 
 
+_SCALARS = frozenset({int, float, bool, str, type(None)})  # skipped first: conv strides etc.
+
+
 def _has_children(value) -> bool:
     """Whether a list / tuple / dict holds a module, parameter, flag or tensor at any depth."""
     for item in (value.values() if isinstance(value, dict) else value):
+        if type(item) in _SCALARS:
+            continue
         if isinstance(item, _NODES) or (isinstance(item, _CONTAINERS) and _has_children(item)):
             return True
     return False
@@ -177,7 +188,8 @@ def _map_child(child, mapper: ModuleMapper, paths: bool):
     if isinstance(child, Param):
         out = getattr(mapper, _MAP_HOOK[child._value.kind])(child)
         if not isinstance(out, Param):
-            raise TypeError(f"{type(mapper).__name__}: a map hook must return a Param, got {type(out).__name__}")
+            raise TypeError(f"{type(mapper).__name__}: a map hook must return a Param, "
+                            f"got {type(out).__name__}")
         return out
     if isinstance(child, TrainingFlag):
         return mapper.map_training(child)

@@ -4,6 +4,11 @@
 Updates run on the storage tensors (plain torch ops, nothing recorded): a step computes each
 parameter's new values into new storage, so modules and records taken earlier keep theirs;
 only the optimizer's private state (moments, velocities) is updated in place.
+
+A step walks the module once (a map whose new Params receive their values after the update),
+then updates the parameters of each device and dtype together (:meth:`SimpleOptimizer.step_many`):
+the built-in rules run torch's multi-tensor ``torch._foreach_*`` kernels there, doing the very
+operations of their per-tensor ``step``, so results do not depend on the path taken.
 """
 from __future__ import annotations
 
@@ -76,7 +81,8 @@ class MultiTensorOptimizer(SimpleOptimizer):
     """
 
     def fusable(self, state: State | None) -> bool:
-        """Whether ``step_fused`` handles a parameter with this state (by default: any state)."""
+        """Whether ``step_fused`` handles a parameter with this state (by default: a non-empty
+        state, i.e. any step but the first)."""
         return bool(state)
 
     def step_fused(self, lr: float, params: list[torch.Tensor], grads: list[torch.Tensor],
@@ -84,10 +90,12 @@ class MultiTensorOptimizer(SimpleOptimizer):
         raise NotImplementedError
 
     def step_many(self, lr, params, grads, states):
-        fused = [i for i, s in enumerate(states) if self.fusable(s)]
-        if len(fused) == len(states):
+        """``step_fused`` for the tensors with a fusable state, ``step`` for the others."""
+        fusable = [self.fusable(s) for s in states]
+        if all(fusable):
             return self.step_fused(lr, params, grads, states)
-        rest = [i for i, s in enumerate(states) if not self.fusable(s)]
+        fused = [i for i, f in enumerate(fusable) if f]
+        rest = [i for i, f in enumerate(fusable) if not f]
         new_params, new_states = [None] * len(params), [None] * len(params)
         for indices, run in ((rest, super().step_many), (fused, self.step_fused)):
             if indices:

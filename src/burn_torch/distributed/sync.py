@@ -1,0 +1,256 @@
+"""Gradient synchronisation in backward: the gradient of every distributed parameter is averaged
+across ranks by an asynchronous all-reduce, launched as soon as backward has completed it.
+
+Collectives pair up by their order, so every rank must issue the same ones in the same order,
+whatever its own graph looks like. One backward's protocol:
+
+1. *Inspect* (inside the engine's ``claim``, before any step is consumed): find the distributed
+   leaves the graph reaches and each one's last consumer, the step after which its gradient is
+   complete. Reject, with a :class:`DistributedError` and before any collective, a leaf on
+   another backend than the loss, a missing process group, and a parameter reached through two
+   different leaves. A graph without distributed leaves runs as a plain backward.
+2. *Plan*: the sync list is the parameters reached plus the other marked parameters alive in
+   this process (``leaf.registry``) on the loss's backend, ordered by ``(order, ParamId)``. Its
+   signature (ParamIds, shapes, dtypes) is all-reduced first (MAX of ``[s, -s]``, async), and
+   checked before the first gradient collective: ranks that disagree all raise, instead of
+   exchanging mismatched tensors. Each distributed leaf is moved to run right after its last
+   consumer, so the engine hands its gradient over (:meth:`GradientSync.submit`) once complete.
+3. *Launch*: a gradient is copied into a buffer with one extra element, 1 (this rank has a
+   gradient) or 0, and all-reduced (SUM, ``async_op=True``). Buffers launch strictly in list
+   order, each once it and all before it are ready; a parameter this rank did not reach is a
+   zero buffer, ready from the start, so parameters reached a different number of times (or
+   not at all) on different ranks still pair up.
+4. *Finish*: launch what is left (a reached leaf that got no gradient sends zeros), wait for
+   every all-reduce, divide by the world size, and put each parameter some rank had a gradient
+   for into the container: the full-batch average, the same on every rank.
+
+A rank that dies or stops makes the others' collectives fail (or time out, after the process
+group's timeout); that is raised as a :class:`DistributedError` naming this rank.
+"""
+from __future__ import annotations
+
+import hashlib
+
+import torch
+import torch.distributed as dist
+
+from .leaf import DistributedError, DistributedLeaf, registry
+
+__all__ = ["registry", "plan", "GradientSync", "signature", "agree"]
+
+
+def _sync_key(leaf: DistributedLeaf):
+    return leaf.order, leaf.param_id.val
+
+
+def signature(parts) -> int:
+    """A 56-bit digest of ``parts`` (their ``repr``s), the same in every process."""
+    h = hashlib.blake2b(digest_size=7)
+    for p in parts:
+        h.update(repr(p).encode())
+        h.update(b";")
+    return int.from_bytes(h.digest(), "little")
+
+
+def _launch_agreement(sig: int, device: torch.device):
+    """Starts the all-reduce that tells whether every rank has ``sig``; returns (buffer, work)."""
+    buf = torch.tensor([sig, -sig], dtype=torch.int64, device=device)
+    return buf, dist.all_reduce(buf, op=dist.ReduceOp.MAX, async_op=True)
+
+
+def _agreed(sig: int, buf: torch.Tensor) -> bool:
+    high, neg_low = buf.tolist()
+    return high == sig and -neg_low == sig
+
+
+def agree(sig: int, device: torch.device) -> bool:
+    """Whether every rank passed the same ``sig`` (a blocking collective every rank must call)."""
+    buf, work = _launch_agreement(sig, device)
+    work.wait()
+    return _agreed(sig, buf)
+
+
+def failure(e: Exception, doing: str) -> DistributedError:
+    """The error a failed collective becomes: which rank, doing what, and the likely cause."""
+    return DistributedError(
+        f"rank {dist.get_rank()} failed while {doing}: {e}\n"
+        "Another rank probably crashed, stopped or timed out: check its output.")
+
+
+def plan(root, seed: torch.Tensor, claim):
+    """Claims the graph of ``root`` with ``claim(root, check)``; returns ``(nodes, sync)``.
+
+    ``sync`` is None, and ``nodes`` claim's order, when the graph has no distributed leaf.
+    Raises DistributedError (before any step is consumed) as described in the module docstring.
+    """
+    sync = GradientSync(seed.device)
+    nodes = claim(root, sync.inspect)
+    if not sync.last:
+        return nodes, None
+    return sync.start(nodes), sync
+
+
+class GradientSync:
+    """One backward pass's gradient synchronisation (see the module docstring)."""
+
+    __slots__ = ("device", "last", "leaves", "index", "bufs", "works", "next", "sig", "agreement")
+
+    def __init__(self, loss_device: torch.device) -> None:
+        self.device = loss_device
+        self.last: dict = {}  # distributed leaf reached -> its last consumer (None: it is the root)
+
+    # -- 1. inspect ---------------------------------------------------------------------------
+    def inspect(self, nodes) -> None:
+        """Finds the distributed leaves among ``nodes`` and their last consumers; raises
+        DistributedError when backward cannot synchronise them. Consumes nothing."""
+        last = {}
+        for n in nodes:
+            parents = n.parents
+            if parents is None:
+                if n.__class__ is DistributedLeaf:
+                    last.setdefault(n, None)
+                continue
+            nid = n.id
+            for p in parents:
+                if p.__class__ is DistributedLeaf:
+                    cur = last.get(p)
+                    if cur is None or nid < cur.id:
+                        last[p] = n
+        if last:
+            _check(nodes, sorted(last, key=_sync_key), self.device.type)
+        self.last = last
+
+    # -- 2. plan ------------------------------------------------------------------------------
+    def start(self, nodes: list) -> list:
+        """Builds the sync list, launches its signature's agreement and returns ``nodes`` with
+        each distributed leaf right after its last consumer."""
+        reached = self.last
+        ids = {leaf.param_id for leaf in reached}
+        backend = self.device.type
+        others = [leaf for pid, leaf in list(registry.items())
+                  if pid not in ids and leaf.device.type == backend]
+        self.leaves = leaves = sorted([*reached, *others], key=_sync_key)
+        self.index = {leaf: i for i, leaf in enumerate(leaves) if leaf in reached}
+        self.bufs = [None if leaf in reached else _zeros(leaf) for leaf in leaves]
+        self.works = []
+        self.next = 0
+        self.sig = signature((leaf.param_id.val, tuple(leaf.shape), leaf.dtype) for leaf in leaves)
+        try:
+            self.agreement = _launch_agreement(self.sig, self.device)
+        except RuntimeError as e:
+            raise failure(e, "starting the gradient synchronisation") from e
+        return _schedule(nodes, reached)
+
+    # -- 3. launch ----------------------------------------------------------------------------
+    def submit(self, leaf, grad: torch.Tensor) -> bool:
+        """Takes the complete gradient of ``leaf`` if it is a distributed leaf of this backward
+        (and launches every all-reduce now ready); returns whether it took it."""
+        i = self.index.get(leaf)
+        if i is None:
+            return False
+        buf = torch.empty(grad.numel() + 1, dtype=leaf.dtype, device=grad.device)
+        buf[:-1].view(grad.shape).copy_(grad)
+        buf[-1] = 1
+        self.bufs[i] = buf
+        self._launch_ready()
+        return True
+
+    def _launch_ready(self) -> None:
+        bufs = self.bufs
+        i = self.next
+        while i < len(bufs) and bufs[i] is not None:
+            if i == 0:
+                self._check_agreement()
+            try:
+                self.works.append(dist.all_reduce(bufs[i], async_op=True))
+            except RuntimeError as e:
+                raise failure(e, f"launching the all-reduce of {self.leaves[i].name}") from e
+            i += 1
+        self.next = i
+
+    def _check_agreement(self) -> None:
+        buf, work = self.agreement
+        try:
+            work.wait()
+        except RuntimeError as e:
+            raise failure(e, "agreeing on the distributed parameters of this backward") from e
+        if not _agreed(self.sig, buf):
+            raise DistributedError(
+                f"rank {dist.get_rank()}: the ranks disagree on the distributed parameters of this "
+                f"backward ({len(self.leaves)} here: their ParamIds, shapes or dtypes differ). "
+                "Build the same model on every rank, broadcast it with "
+                "burn_torch.distributed.broadcast_module(model), and mark it with "
+                "model.distributed() on every rank.")
+
+    # -- 4. finish ----------------------------------------------------------------------------
+    def finish(self, result: dict) -> None:
+        """Launches what is left, waits for every all-reduce and stores the averaged gradients
+        into ``result`` ({leaf node id: gradient})."""
+        bufs = self.bufs
+        for i, leaf in enumerate(self.leaves):
+            if bufs[i] is None:
+                bufs[i] = _zeros(leaf)
+        self._launch_ready()
+        for leaf, work in zip(self.leaves, self.works):
+            try:
+                work.wait()
+            except RuntimeError as e:
+                raise failure(e, f"averaging the gradient of {leaf.name}") from e
+        world = dist.get_world_size()
+        had_grad = torch.stack([b[-1] for b in bufs]).tolist()
+        for leaf, buf, count in zip(self.leaves, bufs, had_grad):
+            if count > 0:
+                result[leaf.id] = buf[:-1].view(leaf.shape).div_(world)
+
+
+def _zeros(leaf: DistributedLeaf) -> torch.Tensor:
+    """The buffer of a parameter this rank has no gradient for."""
+    return torch.zeros(leaf.shape.numel() + 1, dtype=leaf.dtype, device=leaf.device)
+
+
+def _check(nodes, leaves: list, backend: str) -> None:
+    """Raises DistributedError if the graph's distributed ``leaves`` cannot be synchronised."""
+    for leaf in leaves:
+        if leaf.device.type != backend:
+            raise DistributedError(
+                f"distributed backward: parameter {leaf.name} is on the {leaf.device.type} backend "
+                f"but the loss is on the {backend} backend; every distributed parameter must use "
+                "the same backend as the loss. Nothing was consumed or synchronised.")
+    if not (dist.is_available() and dist.is_initialized()):
+        raise DistributedError(
+            f"distributed backward: parameter {leaves[0].name} is marked distributed but no "
+            "torch.distributed process group is initialised; call burn_torch.distributed.init() "
+            "first (under torchrun it reads the launcher's environment). Nothing was consumed.")
+    by_id: dict = {}
+    by_param: dict = {}
+    for leaf in leaves:
+        if by_id.setdefault(leaf.id, leaf) is not leaf or by_param.setdefault(leaf.param_id, leaf) is not leaf:
+            raise _two_leaves(leaf)
+    for n in nodes:
+        if n.op is None and n.id in by_id and n.__class__ is not DistributedLeaf:
+            raise _two_leaves(by_id[n.id])
+
+
+def _two_leaves(leaf: DistributedLeaf) -> DistributedError:
+    return DistributedError(
+        f"distributed backward: parameter {leaf.name} reaches this graph through two different "
+        "leaves (handles marked differently, or one marked and one not); use one marked handle "
+        "of each parameter in the forward pass. Nothing was consumed.")
+
+
+def _schedule(nodes: list, last: dict) -> list:
+    """``nodes`` (reverse topological order) with each distributed leaf right after its last
+    consumer, where its gradient is complete; a root leaf stays where it is."""
+    after: dict = {}
+    for leaf, consumer in last.items():
+        if consumer is not None:
+            after.setdefault(consumer, []).append(leaf)
+    out = []
+    for n in nodes:
+        if n.__class__ is DistributedLeaf and last.get(n) is not None:
+            continue
+        out.append(n)
+        moved = after.get(n)
+        if moved is not None:
+            out.extend(moved)
+    return out
