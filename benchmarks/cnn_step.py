@@ -2,10 +2,9 @@
 
 Each step: conv2d(3x3, pad 1) + relu + max_pool2d(2) twice, a linear classifier and a
 cross-entropy loss on a batch of B images of C x S x S, backward, and the gradient of every
-weight and bias read out. burn_torch uses ``module_ops`` (Burn's layouts) and the cross entropy
-as ``log_softmax`` + ``gather`` of the labels + ``mean`` (Burn's ``CrossEntropyLoss`` for class
-indices); torch autograd uses ``torch.nn.functional`` (conv2d, relu, max_pool2d, linear,
-cross_entropy). Prints per-size
+weight and bias read out. burn_torch uses ``module_ops`` (Burn's layouts) and
+``nn.CrossEntropyLoss`` (one fused step for logits and class indices); torch autograd uses
+``torch.nn.functional`` (conv2d, relu, max_pool2d, linear, cross_entropy). Prints per-size
 medians (µs) and the ratio burn_torch / torch autograd (target: <= 1.0 at every size).
 
 Usage: python benchmarks/cnn_step.py [--quick] [--threads N]
@@ -15,15 +14,16 @@ from __future__ import annotations
 import torch
 import torch.nn.functional as F
 
-from burn_torch import Device, Tensor
+from burn_torch import Device, Tensor, nn
 from burn_torch import module_ops as M
-from burn_torch.activation import log_softmax, relu
+from burn_torch.activation import relu
 
 from _harness import main, run
 
 # (batch, image channels, image side, channels of the first conv; the second has twice as many)
 SIZES = [(8, 3, 16, 8), (32, 3, 32, 16), (64, 3, 32, 32)]
 CLASSES = 10
+LOSS = nn.CrossEntropyLossConfig().init(Device.cpu())
 CONV = M.ConvOptions(stride=[1, 1], padding=[1, 1], dilation=[1, 1], groups=1)
 
 
@@ -50,12 +50,12 @@ def torch_step(x, labels, params):
 
 
 def burn_step(x, labels, params):
-    """``labels``: Int ``[B, 1]``."""
+    """``labels``: Int ``[B]``."""
     w1, b1, w2, b2, wl, bl = params
     h = M.max_pool2d(relu(M.conv2d(x, w1, b1, CONV)), [2, 2], [2, 2], [0, 0], [1, 1])
     h = M.max_pool2d(relu(M.conv2d(h, w2, b2, CONV)), [2, 2], [2, 2], [0, 0], [1, 1])
     logits = M.linear(h.flatten(1, 3), wl, bl)
-    grads = log_softmax(logits, 1).gather(1, labels).mean().neg().backward()
+    grads = LOSS.forward(logits, labels).backward()
     return [p.grad(grads) for p in params]
 
 
@@ -69,7 +69,7 @@ def bench(B: int, C: int, S: int, K: int, rounds: int, inner: int):
     burn_layout = params[:4] + [params[4].t().contiguous(), params[5]]  # linear weight [in, out]
     b_params = [Tensor.from_data(p, ad).require_grad() for p in burn_layout]
     bx = Tensor.from_data(xt, Device.cpu())
-    b_labels = Tensor.from_data(labels.unsqueeze(1), Device.cpu())
+    b_labels = Tensor.from_data(labels, Device.cpu())
 
     def burn_grads():
         g = [t.to_torch() for t in burn_step(bx, b_labels, b_params)]

@@ -9,6 +9,8 @@ from typing import Sequence
 import torch
 
 from ..activation import log_sigmoid, log_softmax
+from ..autodiff.record import apply1
+from ..ops.nn import CROSS_ENTROPY
 from ..device import Device
 from ..dtype import DType, Int
 from ..module import Config, Module
@@ -23,13 +25,27 @@ class Reduction(enum.Enum):
     AUTO = "auto"
 
 
+def _reduce(values: Tensor, reduction: Reduction) -> Tensor:
+    """``values`` summed for ``SUM``, averaged for ``MEAN`` and ``AUTO``: shape ``[1]``."""
+    return values.sum() if reduction is Reduction.SUM else values.mean()
+
+
+def _check_smoothing_and_weights(smoothing: float | None, weights: Sequence[float] | None) -> None:
+    """Burn's checks of a cross-entropy config: ValueError for a smoothing outside [0, 1] or a
+    non-positive class weight."""
+    if smoothing is not None and not 0.0 <= smoothing <= 1.0:
+        raise ValueError("Alpha of Cross-entropy loss with smoothed labels should be in interval "
+                         f"[0, 1]. Got {smoothing}")
+    if weights is not None and not all(w > 0 for w in weights):
+        raise ValueError("Weights of cross-entropy have to be positive.")
+
+
 class MseLoss(Module):
     """Mean squared error: ``(logits - targets)^2`` reduced to shape ``[1]``."""
 
     def forward(self, logits: Tensor, targets: Tensor, reduction: Reduction = Reduction.MEAN) -> Tensor:
         """The reduced loss, shape ``[1]``; ValueError if the shapes differ."""
-        values = self.forward_no_reduction(logits, targets)
-        return values.sum() if reduction is Reduction.SUM else values.mean()
+        return _reduce(self.forward_no_reduction(logits, targets), reduction)
 
     def forward_no_reduction(self, logits: Tensor, targets: Tensor) -> Tensor:
         """The per-element squared errors, the shape of ``logits``."""
@@ -55,11 +71,7 @@ class CrossEntropyLossConfig(Config):
 
     def init(self, device: Device) -> "CrossEntropyLoss":
         """The loss; raises ValueError for a smoothing outside [0, 1] or a non-positive weight."""
-        if self.smoothing is not None and not 0.0 <= self.smoothing <= 1.0:
-            raise ValueError("Alpha of Cross-entropy loss with smoothed labels should be in interval "
-                             f"[0, 1]. Got {self.smoothing}")
-        if self.weights is not None and not all(w > 0 for w in self.weights):
-            raise ValueError("Weights of cross-entropy have to be positive.")
+        _check_smoothing_and_weights(self.smoothing, self.weights)
         weights = None
         if self.weights is not None:
             weights = Tensor.from_floats(list(self.weights), device.without_autodiff(), dtype=DType.F64)
@@ -90,6 +102,8 @@ class CrossEntropyLoss(Module):
             raise ValueError(f"CrossEntropyLoss: expected logits [batch, classes] and targets [batch], "
                              f"got {logits.dims()} and {targets.dims()}")
         batch, classes = logits.dims()
+        if self.logits and self.weights is None and self.smoothing is None and not self.pad_tokens:
+            return apply1(CROSS_ENTROPY, logits, (targets.to_torch(), []))  # one fused step
         log_probs = self._log_probs(logits)
         weights = None if self.weights is None else self.weights.cast(logits.dtype())
         if self.smoothing is None:
@@ -150,11 +164,7 @@ class BinaryCrossEntropyLossConfig(Config):
 
     def init(self, device: Device) -> "BinaryCrossEntropyLoss":
         """The loss; ValueError for a smoothing outside [0, 1] or a non-positive weight."""
-        if self.smoothing is not None and not 0.0 <= self.smoothing <= 1.0:
-            raise ValueError("Alpha of Cross-entropy loss with smoothed labels should be in interval "
-                             f"[0, 1]. Got {self.smoothing}")
-        if self.weights is not None and not all(w > 0 for w in self.weights):
-            raise ValueError("Weights of cross-entropy have to be positive.")
+        _check_smoothing_and_weights(self.smoothing, self.weights)
         weights = None
         if self.weights is not None:  # built in float64 from torch: no float32 rounding on the way
             weights = Tensor.from_data(torch.tensor(self.weights, dtype=torch.float64),
@@ -234,8 +244,7 @@ class HuberLoss(Module):
     def forward(self, predictions: Tensor, targets: Tensor,
                 reduction: Reduction = Reduction.MEAN) -> Tensor:
         """The reduced loss, shape ``[1]`` (``AUTO`` is the mean); ValueError if the shapes differ."""
-        values = self.forward_no_reduction(predictions, targets)
-        return values.sum() if reduction is Reduction.SUM else values.mean()
+        return _reduce(self.forward_no_reduction(predictions, targets), reduction)
 
     def forward_no_reduction(self, predictions: Tensor, targets: Tensor) -> Tensor:
         """The per-element losses, the shape of ``predictions``."""

@@ -150,3 +150,29 @@ INTERPOLATE = defop("interpolate", _interpolate_forward, _interpolate_rule, COMP
 # under BALANCED checkpointing is cheaper than keeping it.
 UNFOLD4D = defop("unfold4d", _im2col, _unfold4d_rule, MEMORY, save_nothing)
 ATTENTION = defop("attention", _attention_forward, _attention_rule, COMPUTE, save_inputs)
+
+
+# ---- cross entropy over class indices: attrs (targets, sink) ----------------------------------
+# The fused form of Burn's CrossEntropyLoss for logits and class indices (no weights, no
+# smoothing): mean over rows of -log_softmax(logits)[row, target]. The forward appends its
+# log-softmax to the sink; the rule is torch's nll_loss and log_softmax backward kernels.
+_NLL_LOSS_BACKWARD = aten.nll_loss_backward.default
+_log_softmax_backward = torch._log_softmax_backward_data
+
+
+def _cross_entropy_forward(logits, targets, sink):
+    log_p = torch.log_softmax(logits, 1)
+    sink.append(log_p)
+    return torch.nn.functional.nll_loss(log_p, targets).reshape(1)
+
+
+def _cross_entropy_rule(g, n):
+    targets, sink = n.attrs
+    log_p = sink[0]
+    total = torch.tensor(float(targets.shape[0]), dtype=log_p.dtype, device=log_p.device)
+    g_log_p = _NLL_LOSS_BACKWARD(g.reshape(()), log_p, targets, None, 1, -100, total)
+    return (_log_softmax_backward(g_log_p, log_p, 1, log_p.dtype),)
+
+
+CROSS_ENTROPY = defop("cross_entropy", _cross_entropy_forward, _cross_entropy_rule, COMPUTE,
+                      save_nothing)
