@@ -9,16 +9,10 @@ import numpy as np
 import pytest
 
 import burn_torch
-from burn_torch import (AutodiffDisabledError, AutodiffError, Bool, Device, DType, Float,
-                        GradientAutodiffError, GradientCheckpointingStrategy, Gradients,
-                        GraphConsumedError, Int, NonLeafRequireGradError, NotTrackedError,
+from burn_torch import (AutodiffDisabledError, AutodiffError, Bool, DType, Float, GradientAutodiffError,
+                        Gradients, GraphConsumedError, Int, NonLeafRequireGradError, NotTrackedError,
                         StrategyMismatchError, Tensor, UnsupportedAutodiffFeatureError)
-
-CPU = Device.cpu()
-AD = CPU.autodiff()
-CK = AD.gradient_checkpointing()
-DISABLED = GradientCheckpointingStrategy.DISABLED
-BALANCED = GradientCheckpointingStrategy.BALANCED
+from helpers import AD, BALANCED, CK, CPU, DISABLED
 
 
 def f64(values, device=AD):

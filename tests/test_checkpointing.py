@@ -7,7 +7,6 @@ leaves, strategies) is unchanged.
 """
 from __future__ import annotations
 
-import gc
 import math
 import re
 import subprocess
@@ -18,7 +17,7 @@ from pathlib import Path
 import pytest
 import torch
 
-from burn_torch import Device, GradientCheckpointingStrategy, GraphConsumedError, Tensor
+from burn_torch import GraphConsumedError, Tensor
 from burn_torch.activation import gelu, relu, softmax
 from burn_torch.autodiff.checkpoint import Checkpoint
 from burn_torch.autodiff.record import apply1, apply2
@@ -26,24 +25,9 @@ from burn_torch.memory import graph_bytes, track
 from burn_torch.module_ops import (ConvOptions, attention, avg_pool2d, conv2d, embedding, linear,
                                    max_pool2d)
 from burn_torch.ops.table import COMPUTE, MEMORY, OpDef, save_nothing, save_other_input, save_output
+from helpers import AD, BALANCED, CK, DISABLED
 
-CPU = Device.cpu()
-AD = CPU.autodiff()
-CK = AD.gradient_checkpointing()
-DISABLED = GradientCheckpointingStrategy.DISABLED
-
-
-@pytest.fixture(autouse=True)
-def no_gc():
-    """Frees by reference counting alone, so a freed value is dead the moment it is dropped."""
-    gc.collect()
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
+pytestmark = pytest.mark.usefixtures("no_gc")  # a freed value is dead the moment it is dropped
 
 
 # ------------------------------------------------------------------------------- helpers ----
@@ -229,7 +213,7 @@ def test_balanced_backward_peaks_lower_than_disabled():
         with track() as m:
             loss.backward()
         peaks[device.gradient_checkpointing_strategy()] = m.peak_bytes
-    assert peaks[GradientCheckpointingStrategy.BALANCED] < 0.8 * peaks[DISABLED], peaks
+    assert peaks[BALANCED] < 0.8 * peaks[DISABLED], peaks
 
 
 def test_track_measures_only_backward_passes_inside_the_block():
@@ -356,7 +340,7 @@ def test_leaves_are_reusable_in_a_fresh_balanced_forward():
 def test_balanced_results_keep_the_strategy_and_tracking():
     x, w = params(CK, (3, 4), (4, 4))
     h = gelu(x @ w)
-    assert h.gradient_checkpointing_strategy() is GradientCheckpointingStrategy.BALANCED
+    assert h.gradient_checkpointing_strategy() is BALANCED
     assert (h.is_tracked(), h.is_require_grad()) == (True, False)
 
 

@@ -6,9 +6,7 @@ import torch
 
 from burn_torch import (AutodiffDisabledError, AutodiffError, Device, Distribution,
                         GradientCheckpointingStrategy, Tensor)
-
-DISABLED = GradientCheckpointingStrategy.DISABLED
-BALANCED = GradientCheckpointingStrategy.BALANCED
+from helpers import BALANCED, DISABLED
 
 _MPS = getattr(torch.backends, "mps", None)
 HAS_CUDA = torch.cuda.is_available()

@@ -44,6 +44,7 @@ PIECEWISE_CONSTANT = {
     "round": (Tensor.round, np.round),  # numpy rounds half to even, as Burn
     "sign": (Tensor.sign, np.sign),
 }
+BINARY = {"atan2": Tensor.atan2, "hypot": Tensor.hypot}  # inputs kept away from 0
 losses = st.sampled_from(["weighted", "sum"])
 seeds = st.integers(0, 2**16)
 
@@ -79,20 +80,13 @@ def _pair_inputs(data, low=-2.0, high=2.0, avoid=()):
     return (Const(a) if constant == "a" else a), (Const(b) if constant == "b" else b)
 
 
-@covers("atan2")
+@covers(*BINARY)
+@pytest.mark.parametrize("name", list(BINARY))
 @SETTINGS
 @given(data=st.data(), seed=seeds)
-def test_atan2_gradients_match_torch_with_broadcasting(data, seed):
-    y, x = _pair_inputs(data, avoid=0.0)
-    assert_grads_match_torch(lambda a, b: a.atan2(b), y, x, seed=seed)
-
-
-@covers("hypot")
-@SETTINGS
-@given(data=st.data(), seed=seeds)
-def test_hypot_gradients_match_torch_with_broadcasting(data, seed):
+def test_binary_float_math_gradients_match_torch_with_broadcasting(name, data, seed):
     a, b = _pair_inputs(data, avoid=0.0)
-    assert_grads_match_torch(lambda s, t: s.hypot(t), a, b, seed=seed)
+    assert_grads_match_torch(BINARY[name], a, b, seed=seed)
 
 
 @covers("powi")

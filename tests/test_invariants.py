@@ -14,15 +14,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from burn_torch import (AutodiffDisabledError, AutodiffError, Device, GradientCheckpointingStrategy,
-                        GraphConsumedError, NonLeafRequireGradError, NotTrackedError,
-                        StrategyMismatchError, Tensor)
-
-CPU = Device.cpu()
-AD = CPU.autodiff()
-CK = AD.gradient_checkpointing()
-DISABLED = GradientCheckpointingStrategy.DISABLED
-BALANCED = GradientCheckpointingStrategy.BALANCED
+from burn_torch import (AutodiffDisabledError, AutodiffError, GraphConsumedError,
+                        NonLeafRequireGradError, NotTrackedError, StrategyMismatchError, Tensor)
+from helpers import AD, BALANCED, CK, CPU, DISABLED
 
 
 class MNode:

@@ -12,24 +12,12 @@ import weakref
 import pytest
 import torch
 
-from burn_torch import Device, Tensor
+from burn_torch import Tensor
 from burn_torch.activation import log_softmax, relu, sigmoid, softmax
 from burn_torch.autodiff.graph import Node
+from helpers import AD, CPU, randn_leaf
 
-AD = Device.cpu().autodiff()
-CPU = Device.cpu()
-
-
-@pytest.fixture(autouse=True)
-def no_gc():
-    gc.collect()
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
+pytestmark = pytest.mark.usefixtures("no_gc")
 
 
 def _torch_tensors(obj, out):
@@ -63,10 +51,8 @@ def saved_tensors(nodes) -> list[torch.Tensor]:
 
 def leaves_and_forward():
     g = torch.Generator().manual_seed(0)
-    w1 = Tensor.from_data(torch.randn(6, 16, generator=g), AD).require_grad()
-    b1 = Tensor.from_data(torch.randn(16, generator=g), AD).require_grad()
-    w2 = Tensor.from_data(torch.randn(16, 3, generator=g), AD).require_grad()
-    unused = Tensor.from_data(torch.randn(3, generator=g), AD).require_grad()  # not in the graph
+    w1, b1, w2 = randn_leaf(g, 6, 16), randn_leaf(g, 16), randn_leaf(g, 16, 3)
+    unused = randn_leaf(g, 3)  # not in the graph
     x = Tensor.from_data(torch.randn(8, 6, generator=g), AD)
     h1 = x @ w1 + b1.unsqueeze()
     h2 = relu(h1)
@@ -193,7 +179,7 @@ def test_mlp_training_loop_constant_memory():
               Tensor.from_data(torch.zeros(32), AD).require_grad(),
               Tensor.from_data(torch.randn(32, 4, generator=g) * 0.3, AD).require_grad(),
               Tensor.from_data(torch.zeros(4), AD).require_grad()]
-    fixed = Tensor.from_data(torch.randn(8, 32, generator=g), AD).require_grad()  # never updated
+    fixed = randn_leaf(g, 8, 32)  # never updated
     losses = []
     counts = {}
     for step in range(1, 1001):

@@ -15,19 +15,10 @@ from burn_torch import Distribution, DType, Device, Tensor, nn
 from burn_torch.module import (Config, Module, ModuleMapper, ModuleRecord, ModuleVisitor, ParamId,
                                PathTracker, Param, RecordMismatchError, TrainingFlag, check_record,
                                list_param_ids, read_safetensors)
+from helpers import Mlp
 
 CPU = Device.cpu()
 AD = CPU.autodiff()
-
-
-class Mlp(Module):
-    def __init__(self, device: Device) -> None:
-        super().__init__()
-        self.fc1 = nn.LinearConfig(4, 8).init(device)
-        self.fc2 = nn.LinearConfig(8, 3).init(device)
-
-    def forward(self, x: Tensor) -> Tensor:
-        return self.fc2.forward(nn.relu(self.fc1.forward(x)))
 
 
 class Zoo(Module):

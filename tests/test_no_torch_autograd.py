@@ -12,11 +12,9 @@ import contextlib
 import pytest
 import torch
 
-from burn_torch import Device, DType, GraphConsumedError, Tensor
+from burn_torch import DType, GraphConsumedError, Tensor
 from burn_torch.activation import gelu, log_softmax, relu, sigmoid, softmax, tanh
-
-CPU = Device.cpu()
-AD = CPU.autodiff()
+from helpers import AD, CPU, randn_leaf
 
 
 def _torch_tensors(obj, out: list) -> None:
@@ -59,9 +57,7 @@ def assert_plain(t: torch.Tensor, what: str) -> None:
 
 def make_leaves():
     g = torch.Generator().manual_seed(0)
-    w1 = Tensor.from_data(torch.randn(6, 8, generator=g), AD).require_grad()
-    b1 = Tensor.from_data(torch.randn(8, generator=g), AD).require_grad()
-    w2 = Tensor.from_data(torch.randn(8, 4, generator=g), AD).require_grad()
+    w1, b1, w2 = randn_leaf(g, 6, 8), randn_leaf(g, 8), randn_leaf(g, 8, 4)
     x = Tensor.from_data(torch.randn(5, 6, generator=g), AD)  # autodiff constant
     xs = Tensor.from_data(torch.randn(5, 6, generator=g), CPU)  # no autodiff at all
     return w1, b1, w2, x, xs

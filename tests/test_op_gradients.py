@@ -246,7 +246,7 @@ def test_clamp(shape, seed, lo, width, which, loss, data):
 def test_clamp_gradient_at_the_bounds_passes_through():
     # Burn (like torch) lets the gradient through where x equals a bound.
     x = np.array([-1.0, -0.5, 0.0, 0.5, 1.0, 2.0])
-    res = check(lambda x: x.clamp(-0.5, 1.0), x, loss="sum")
+    res = check(lambda x: x.clamp(-0.5, 1.0), x, loss="sum", numeric=False)  # kinks hit on purpose
     assert res.grads[0].to_data().to_list() == [0.0, 1.0, 1.0, 1.0, 1.0, 0.0]
 
 
@@ -585,7 +585,7 @@ def test_mask_where(shape, seed, pattern, loss, data):
 @given(shape=shapes(), seed=seeds, loss=losses, data=st.data())
 def test_cast_f64_f32_f64(shape, seed, loss, data):
     x = data.draw(float_arrays(shape))
-    res = check(lambda x: x.cast(DType.F32).cast(DType.F64), x,
+    res = check(lambda x: x.cast(DType.F32).cast(DType.F64), x, numeric=False,  # f32 steps: no FD
                 ref=lambda x: x.to(torch.float32).to(torch.float64), loss=loss, seed=seed)
     assert res.grads[0].dtype() is DType.F64
     # an f32 leaf: the result is f32 and its gradient comes back as f32

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from burn_torch import Bool, DType, Float, Int, Tensor
-from oracle import AD, CPU
+from helpers import AD, CPU
 
 SETTINGS = settings(deadline=None, max_examples=25,
                     suppress_health_check=[HealthCheck.too_slow])

@@ -192,3 +192,7 @@ def test_module_entry_point_runs():
 def test_console_script_is_declared():
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     assert project["scripts"]["burn-torch-check"] == "burn_torch.compat.check:main"
+
+
+def test_class_keyword_arguments_are_not_mistaken_for_calls():
+    assert check_source("class A(B, metaclass=M):\n    pass\n", "x.py") == []

@@ -7,14 +7,8 @@ import pytest
 import torch
 
 import burn_torch
-from burn_torch import (AutodiffDisabledError, Device, DType, GradientCheckpointingStrategy,
-                        QuantScheme, Tensor)
-
-CPU = Device.cpu()
-AD = CPU.autodiff()
-CK = AD.gradient_checkpointing()
-DISABLED = GradientCheckpointingStrategy.DISABLED
-BALANCED = GradientCheckpointingStrategy.BALANCED
+from burn_torch import AutodiffDisabledError, DType, QuantScheme, Tensor
+from helpers import AD, BALANCED, CK, CPU, DISABLED
 
 
 def f32(values, device=CPU):

@@ -11,22 +11,11 @@ from __future__ import annotations
 import pytest
 import torch
 
-from burn_torch import Device, Tensor, nn
-from burn_torch.module import Module
+from burn_torch import Tensor, nn
 from burn_torch.optim import GradientsAccumulator, GradientsParams
+from helpers import CPU, Mlp, TorchMlp
 
 TOL = 1e-6
-CPU = Device.cpu()
-
-
-class Mlp(Module):
-    def __init__(self, device: Device) -> None:
-        super().__init__()
-        self.fc1 = nn.LinearConfig(4, 8).init(device)
-        self.fc2 = nn.LinearConfig(8, 3).init(device)
-
-    def forward(self, x: Tensor) -> Tensor:
-        return self.fc2.forward(nn.relu(self.fc1.forward(x)))
 
 
 @pytest.fixture(scope="module")
@@ -38,12 +27,12 @@ def experiment():
     y_t = torch.tensor([0, 2, 1, 2])
 
     # PyTorch side: same weights, torch.nn layout [out, in]
-    pt = torch.nn.Sequential(torch.nn.Linear(4, 8), torch.nn.ReLU(), torch.nn.Linear(8, 3))
+    pt = TorchMlp()
     with torch.no_grad():
-        for layer, burn in ((pt[0], model.fc1), (pt[2], model.fc2)):
+        for layer, burn in ((pt.fc1, model.fc1), (pt.fc2, model.fc2)):
             layer.weight.copy_(burn.weight.val().to_torch().t())
             layer.bias.copy_(burn.bias.val().to_torch())
-    names = {"fc1.weight": pt[0].weight, "fc1.bias": pt[0].bias, "fc2.weight": pt[2].weight, "fc2.bias": pt[2].bias}
+    names = dict(pt.named_parameters())
     ce_pt = torch.nn.functional.cross_entropy
 
     def pt_grads():

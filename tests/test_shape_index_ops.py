@@ -408,22 +408,30 @@ def update_operands(draw, shape, values_shape, op):
     return draw(float_arrays(shape)), draw(float_arrays(values_shape))
 
 
-def index_draw(draw, size, count, distinct):
+@st.composite
+def update_axis(draw, op):
+    """(shape, dim, count): a shape, a dim of it (possibly negative) and how many indices to draw
+    along that dim (at most its size when ``op`` needs distinct indices)."""
+    shape = draw(shapes(max_rank=3))
+    dim = draw(dims(len(shape)))
+    size = shape[dim % len(shape)]
+    return shape, dim, draw(st.integers(0, size if needs_distinct_indices(op) else 5))
+
+
+def index_draw(draw, size, count, op):
+    """``count`` indices into a dim of ``size``, distinct when ``op`` needs distinct indices."""
     seed = draw(seeds)
     rng = np.random.default_rng(seed)
-    return rng.permutation(size)[:count] if distinct else rng.integers(0, size, count)
+    return rng.permutation(size)[:count] if needs_distinct_indices(op) else rng.integers(0, size, count)
 
 
 @covers(*(f"select_assign_{op.value}" for op in UPDATE_OPS))
 @UPDATE_SETTINGS
 @given(data=st.data(), op=st.sampled_from(UPDATE_OPS))
 def test_select_assign_combines_value_slices_into_indexed_slices(data, op):
-    shape = data.draw(shapes(max_rank=3))
-    dim = data.draw(dims(len(shape)))
+    shape, dim, count = data.draw(update_axis(op))
     d = dim % len(shape)
-    distinct = needs_distinct_indices(op)
-    count = data.draw(st.integers(0, shape[d] if distinct else 5))
-    idx = index_draw(data.draw, shape[d], count, distinct)
+    idx = index_draw(data.draw, shape[d], count, op)
     vshape = shape[:d] + (count,) + shape[d + 1:]
     x, v = data.draw(update_operands(shape, vshape, op))
     (out,) = outputs(assert_grads_match_torch(lambda t, u: t.select_assign(dim, idx, u, op), x, v))
@@ -435,15 +443,12 @@ def test_select_assign_combines_value_slices_into_indexed_slices(data, op):
 @UPDATE_SETTINGS
 @given(data=st.data(), op=st.sampled_from(UPDATE_OPS))
 def test_scatter_combines_values_into_indexed_entries(data, op):
-    shape = data.draw(shapes(max_rank=3))
-    dim = data.draw(dims(len(shape)))
+    shape, dim, count = data.draw(update_axis(op))
     d = dim % len(shape)
-    distinct = needs_distinct_indices(op)
-    count = data.draw(st.integers(0, shape[d] if distinct else 5))
     ishape = shape[:d] + (count,) + shape[d + 1:]
     lines = np.moveaxis(np.zeros(ishape, np.int64), d, -1)
     for pos in np.ndindex(*lines.shape[:-1]):
-        lines[pos] = index_draw(data.draw, shape[d], count, distinct)
+        lines[pos] = index_draw(data.draw, shape[d], count, op)
     idx = np.moveaxis(lines, -1, d)
     x, v = data.draw(update_operands(shape, ishape, op))
     (out,) = outputs(assert_grads_match_torch(lambda t, u: t.scatter(dim, idx, u, op), x, v))
@@ -517,20 +522,16 @@ def test_select_assign_max_tie_between_tensor_and_value_feeds_both():
     assert grads_of(y, x, v) == [[[1.0, 1.0]], [[1.0]]]
 
 
-def test_scatter_nd_max_routes_gradients_as_burn():
+@pytest.mark.parametrize("op, expected_gd, expected_gv", [
+    (MAX, [[1.0, 1.0, 1.0], [1.0, 1.0, 0.0], [1.0, 1.0, 1.0]], [[0.0, 1.0, 1.0]]),
+    (MIN, [[1.0, 1.0, 1.0], [0.0, 1.0, 1.0], [1.0, 1.0, 1.0]], [[1.0, 1.0, 0.0]]),
+], ids=["max", "min"])
+def test_scatter_nd_extremum_routes_gradients_as_burn(op, expected_gd, expected_gv):
     data = leaf([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0]])
     v = leaf([[1.0, 5.0, 10.0]])
-    gd, gv = grads_of(data.scatter_nd([[1]], v, MAX), data, v)
-    assert gd == [[1.0, 1.0, 1.0], [1.0, 1.0, 0.0], [1.0, 1.0, 1.0]]
-    assert gv == [[0.0, 1.0, 1.0]]
-
-
-def test_scatter_nd_min_routes_gradients_as_burn():
-    data = leaf([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0]])
-    v = leaf([[1.0, 5.0, 10.0]])
-    gd, gv = grads_of(data.scatter_nd([[1]], v, MIN), data, v)
-    assert gd == [[1.0, 1.0, 1.0], [0.0, 1.0, 1.0], [1.0, 1.0, 1.0]]
-    assert gv == [[1.0, 1.0, 0.0]]
+    gd, gv = grads_of(data.scatter_nd([[1]], v, op), data, v)
+    assert gd == expected_gd
+    assert gv == expected_gv
 
 
 def test_scatter_mul_follows_burns_example():

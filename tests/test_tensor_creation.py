@@ -4,14 +4,8 @@ import pytest
 import torch
 
 import burn_torch
-from burn_torch import (Bool, Device, Distribution, DType, Float, GradientCheckpointingStrategy, Int,
-                        Shape, Tensor, TensorData)
-
-CPU = Device.cpu()
-AD = CPU.autodiff()
-CK = AD.gradient_checkpointing()
-BALANCED = GradientCheckpointingStrategy.BALANCED
-DISABLED = GradientCheckpointingStrategy.DISABLED
+from burn_torch import Bool, Device, Distribution, DType, Float, Int, Shape, Tensor, TensorData
+from helpers import AD, BALANCED, CK, CPU
 
 
 # ------------------------------------------------------------------------ public names ----

@@ -75,7 +75,8 @@ def test_float32_inputs_use_float32_tolerances():
 
 
 def test_detach_in_the_function_cuts_the_torch_graph_too():
-    res = assert_grads_match_torch(lambda x: x * x.detach(), X, loss="sum")
+    # detach makes the gradient differ from the loss's derivative on purpose
+    res = assert_grads_match_torch(lambda x: x * x.detach(), X, loss="sum", numeric=False)
     assert res.grads[0].to_data().to_list() == X.tolist()
 
 
@@ -192,7 +193,7 @@ def test_oracle_mode_restores_state_when_the_function_raises_in_the_oracle_run()
 
 
 def test_torch_autograd_stays_off_outside_oracle_mode():
-    assert_grads_match_torch(lambda x: x.detach() * x.exp(), X)
+    assert_grads_match_torch(lambda x: x.detach() * x.exp(), X, numeric=False)  # detach: on purpose
     assert_normal_mode()
     x = Tensor.from_data(torch.tensor([1.0, 2.0], requires_grad=True), AD).require_grad()
     with torch.enable_grad():

@@ -13,11 +13,9 @@ import threading
 
 import torch
 
-from burn_torch import Device, GraphConsumedError, Tensor
+from burn_torch import GraphConsumedError, Tensor
 from burn_torch.activation import relu, softmax
-
-AD = Device.cpu().autodiff()
-CPU = Device.cpu()
+from helpers import AD, CPU, randn_leaf
 
 
 def _run_threads(n, target, *args):
@@ -39,12 +37,26 @@ def _run_threads(n, target, *args):
         raise errors[0]
 
 
+def _race_backward(*losses):
+    """Calls ``backward()`` on each of ``losses`` from its own thread, the threads released
+    together; returns each call's Gradients or the GraphConsumedError it raised, in order."""
+    barrier = threading.Barrier(len(losses))
+    outcomes = [None] * len(losses)
+
+    def racer(i):
+        barrier.wait()
+        try:
+            outcomes[i] = losses[i].backward()
+        except GraphConsumedError as e:
+            outcomes[i] = e
+
+    _run_threads(len(losses), racer)
+    return outcomes
+
+
 def _shared_leaves():
     g = torch.Generator().manual_seed(3)
-    w1 = Tensor.from_data(torch.randn(5, 7, generator=g), AD).require_grad()
-    b1 = Tensor.from_data(torch.randn(7, generator=g), AD).require_grad()
-    w2 = Tensor.from_data(torch.randn(7, 2, generator=g), AD).require_grad()
-    return [w1, b1, w2]
+    return [randn_leaf(g, 5, 7), randn_leaf(g, 7), randn_leaf(g, 7, 2)]
 
 
 def _inputs(k: int):
@@ -93,17 +105,7 @@ def test_race_on_same_output_exactly_one_wins():
     for trial in range(50):
         a = Tensor.from_floats([1.0, 2.0, 3.0], AD).require_grad()
         y = (a * a).exp().sum()
-        barrier = threading.Barrier(2)
-        outcomes = [None, None]
-
-        def racer(i):
-            barrier.wait()
-            try:
-                outcomes[i] = y.backward()
-            except GraphConsumedError as e:
-                outcomes[i] = e
-
-        _run_threads(2, racer)
+        outcomes = _race_backward(y, y)
         wins = [o for o in outcomes if not isinstance(o, Exception)]
         losses = [o for o in outcomes if isinstance(o, GraphConsumedError)]
         assert len(wins) == 1 and len(losses) == 1, (trial, outcomes)
@@ -120,18 +122,7 @@ def test_race_through_shared_intermediate_is_all_or_nothing():
         shared = a * b
         l1 = shared.sum()
         l2 = (shared * 2.0).sum() + (b * 3.0).sum()
-        barrier = threading.Barrier(2)
-        outcomes = [None, None]
-
-        def racer(i):
-            loss = (l1, l2)[i]
-            barrier.wait()
-            try:
-                outcomes[i] = loss.backward()
-            except GraphConsumedError as e:
-                outcomes[i] = e
-
-        _run_threads(2, racer)
+        outcomes = _race_backward(l1, l2)
         winners = [i for i, o in enumerate(outcomes) if not isinstance(o, Exception)]
         assert len(winners) == 1, (trial, outcomes)
         grads = outcomes[winners[0]]

@@ -4,34 +4,11 @@ from __future__ import annotations
 import pytest
 import torch
 
-from burn_torch import Device, Tensor, nn
+from burn_torch import Tensor, nn
 from burn_torch.compat import (BATCH_NORM, IncompatibleKeys, LayerAdapter, adapter_for,
                                load_torch_state_dict, register_adapter, to_torch_state_dict)
 from burn_torch.module import Module, Param, RecordMismatchError, list_param_ids
-
-CPU = Device.cpu()
-AD = CPU.autodiff()
-
-
-class Mlp(Module):
-    def __init__(self, device: Device) -> None:
-        super().__init__()
-        self.fc1 = nn.LinearConfig(4, 8).init(device)
-        self.fc2 = nn.LinearConfig(8, 3).init(device)
-
-    def forward(self, x: Tensor) -> Tensor:
-        return self.fc2.forward(nn.relu(self.fc1.forward(x)))
-
-
-class TorchMlp(torch.nn.Module):
-    def __init__(self) -> None:
-        super().__init__()
-        self.fc1 = torch.nn.Linear(4, 8)
-        self.fc2 = torch.nn.Linear(8, 3)
-
-    def forward(self, x):
-        return self.fc2(torch.relu(self.fc1(x)))
-
+from helpers import AD, CPU, Mlp, TorchMlp
 
 X = torch.randn(5, 4, generator=torch.Generator().manual_seed(0))
 

@@ -3,11 +3,12 @@
 Start with ``Device.cpu().autodiff()``, ``Tensor.from_data(..., device).require_grad()``,
 ``grads = loss.backward()`` and ``x.grad(grads)``. See API.md for the contract.
 """
-from . import activation, loss, memory, module, module_ops, nn, optim, signal
+from . import activation, distributed, loss, memory, module, module_ops, nn, optim, signal
 from .autodiff.gradients import Gradients
 from .data import TensorData
 from .device import Device, GradientCheckpointingStrategy
 from .distribution import Distribution
+from .distributed import DistributedError
 from .dtype import Bool, DType, Float, Int, Kind
 from .errors import (AutodiffDisabledError, AutodiffError, GradientAutodiffError, GraphConsumedError,
                      NonLeafRequireGradError, NotTrackedError, StrategyMismatchError,
@@ -21,9 +22,9 @@ __all__ = [
     "Tensor", "Gradients", "Device", "GradientCheckpointingStrategy", "Distribution", "DType",
     "Float", "Int", "Bool", "Kind", "TensorData", "Shape", "QuantScheme", "QuantizedTensor",
     "IndexingUpdateOp",
-    "activation", "loss", "memory", "module", "module_ops", "nn", "optim", "signal",
+    "activation", "distributed", "loss", "memory", "module", "module_ops", "nn", "optim", "signal",
     "AutodiffError", "AutodiffDisabledError", "NotTrackedError", "GraphConsumedError",
     "NonLeafRequireGradError", "StrategyMismatchError", "GradientAutodiffError",
-    "UnsupportedAutodiffFeatureError",
+    "UnsupportedAutodiffFeatureError", "DistributedError",
 ]
 __version__ = "0.1.0"

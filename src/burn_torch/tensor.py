@@ -21,6 +21,8 @@ from .autodiff.graph import GRAD, new_leaf
 from .autodiff.record import apply1, wrap
 from .data import TensorData, as_torch
 from .device import Device, GradientCheckpointingStrategy, generator
+from .distributed.leaf import DistributedLeaf
+from .distributed.leaf import mark as _mark_distributed
 from .distribution import Distribution
 from .dtype import Bool, DType, Float, Int, Kind, kind_of, resolve_dtype
 from .errors import (AutodiffDisabledError, GradientAutodiffError, NonLeafRequireGradError,
@@ -438,6 +440,26 @@ class Tensor(ArithmeticMethods, ReduceMethods, ShapeMethods, IndexMethods, Compa
         node = self._node
         if node is not None:
             grads._grads[node.id] = grad._data
+
+    # ====================================================================== distributed ====
+    def set_distributed(self, param_id) -> "Tensor":
+        """Returns this tensor marked distributed under ``param_id`` (a ParamId or int), as Burn's.
+
+        Backward then averages the gradient of this leaf across the ranks of the
+        torch.distributed process group, launching the all-reduce as soon as the gradient is
+        complete (see ``burn_torch.distributed``). Every rank must mark the same parameters
+        under the same ids. The result is a handle on the same leaf (same gradient slot);
+        ``clone()`` keeps the mark, ``detach()`` and ``set_require_grad(False)`` drop it. A no-op
+        without autodiff and on an untracked tensor (no gradient to synchronise).
+
+        Raises TypeError for a non-Float tensor or another id type, and DistributedError for a
+        tracked intermediate.
+        """
+        return _mark_distributed(self, param_id)
+
+    def is_distributed(self) -> bool:
+        """Whether this tensor is a leaf marked with :meth:`set_distributed`."""
+        return self._node.__class__ is DistributedLeaf
 
     # ======================================================================= conversions ====
     def clone(self) -> "Tensor":

@@ -5,7 +5,9 @@ nodes it covers, optionally a more specific porting hint) or None. Catalog entri
 detectors that find their idiom (``DETECTORS`` in ``compat/<category>/<id>.py``); the checker
 runs only those. Detectors run in registration order and a node covered by an earlier hit is
 not examined again, so the specific idioms (``x.grad is None``, ``p.grad.clamp_(...)``) are
-registered before the general ones (``.grad`` reads, methods ending in ``_``).
+registered before the general ones (``.grad`` reads, methods ending in ``_``). The common
+shapes (a method call, a call of an imported function, an attribute) are registered with
+:func:`method_detector`, :func:`function_detector` and :func:`attribute_detector`.
 
 Method detectors ignore calls on imported modules (``np.sum(a)`` is not a tensor reduction);
 function detectors resolve names through the file's imports (``from torch import where``).
@@ -147,6 +149,31 @@ def is_true(node: ast.AST | None) -> bool:
     return isinstance(node, ast.Constant) and node.value is True
 
 
+def method_detector(name: str, methods: set[str], idiom: str) -> None:
+    """Registers detector ``name``: a call of one of ``methods`` on a value (see :func:`method`),
+    hit at the method's name."""
+    def match(node, source):
+        found = method(node, source, methods)
+        return None if found is None else at_name(found)
+    detector(name, ast.Call, idiom=idiom)(match)
+
+
+def function_detector(name: str, qualnames: set[str], idiom: str) -> None:
+    """Registers detector ``name``: a call of one of the imported functions ``qualnames``, hit at
+    the call (which covers the function's name)."""
+    def match(node, source):
+        return at(node, (node.func,)) if function(node, source, qualnames) else None
+    detector(name, ast.Call, idiom=idiom)(match)
+
+
+def attribute_detector(name: str, attr: str, ctx: type = ast.Load, *, idiom: str) -> None:
+    """Registers detector ``name``: ``<value>.attr`` in context ``ctx`` (see :func:`attribute`),
+    hit at the attribute's name."""
+    def match(node, source):
+        return at_name(node) if attribute(node, source, attr, ctx) else None
+    detector(name, ast.Attribute, idiom=idiom)(match)
+
+
 def grad_attrs(node: ast.AST, source: Source) -> tuple[ast.AST, ...]:
     """Every ``.grad`` and ``.data`` read inside ``node`` (what a gradient update covers)."""
     return tuple(n for n in ast.walk(node) if attribute(n, source, "grad") or attribute(n, source, "data")
@@ -164,9 +191,7 @@ def _create_graph(node, source):
     return at(node) if node.arg == "create_graph" else None
 
 
-@detector("autograd_grad_call", ast.Call, idiom="`torch.autograd.grad(...)`")
-def _autograd_grad(node, source):
-    return at(node, (node.func,)) if function(node, source, {"torch.autograd.grad"}) else None
+function_detector("autograd_grad_call", {"torch.autograd.grad"}, idiom="`torch.autograd.grad(...)`")
 
 
 @detector("backward_gradient_argument", ast.Call, idiom="`y.backward(v)` (an explicit gradient)")
@@ -203,10 +228,7 @@ def _grad_set_none(node, source):
     return None
 
 
-@detector("zero_grad_call", ast.Call, idiom="`optimizer.zero_grad()` / `model.zero_grad()`")
-def _zero_grad(node, source):
-    name = method(node, source, {"zero_grad"})
-    return None if name is None else at_name(name)
+method_detector("zero_grad_call", {"zero_grad"}, idiom="`optimizer.zero_grad()` / `model.zero_grad()`")
 
 
 @detector("grad_update_augassign", ast.AugAssign, idiom="`p -= lr * p.grad`")
@@ -240,50 +262,26 @@ def _grad_set(node, source):
     return at_name(targets[0], tuple(targets)) if targets else None
 
 
-@detector("retain_grad_call", ast.Call, idiom="`h.retain_grad()`")
-def _retain_grad(node, source):
-    name = method(node, source, {"retain_grad"})
-    return None if name is None else at_name(name)
-
-
-@detector("backward_call", ast.Call, idiom="`loss.backward()`")
-def _backward(node, source):
-    name = method(node, source, {"backward"})
-    return None if name is None else at_name(name)
-
-
-@detector("grad_read", ast.Attribute, idiom="reading `x.grad`")
-def _grad_read(node, source):
-    return at_name(node) if attribute(node, source, "grad") else None
-
-
-@detector("requires_grad_inplace_call", ast.Call, idiom="`x.requires_grad_(...)`")
-def _requires_grad_(node, source):
-    name = method(node, source, {"requires_grad_"})
-    return None if name is None else at_name(name)
-
-
-@detector("requires_grad_assign", ast.Attribute, idiom="`x.requires_grad = ...`")
-def _requires_grad_assign(node, source):
-    return at_name(node) if attribute(node, source, "requires_grad", ast.Store) else None
-
-
-@detector("requires_grad_read", ast.Attribute, idiom="reading `x.requires_grad`")
-def _requires_grad_read(node, source):
-    return at_name(node) if attribute(node, source, "requires_grad") else None
+method_detector("retain_grad_call", {"retain_grad"}, idiom="`h.retain_grad()`")
+method_detector("backward_call", {"backward"}, idiom="`loss.backward()`")
+attribute_detector("grad_read", "grad", idiom="reading `x.grad`")
+method_detector("requires_grad_inplace_call", {"requires_grad_"},
+                idiom="`x.requires_grad_(...)`")
+attribute_detector("requires_grad_assign", "requires_grad", ast.Store,
+                   idiom="`x.requires_grad = ...`")
+attribute_detector("requires_grad_read", "requires_grad", idiom="reading `x.requires_grad`")
 
 
 @detector("requires_grad_keyword", ast.keyword, idiom="`torch.tensor(..., requires_grad=True)`")
 def _requires_grad_kw(node, source):
-    call = source.parent.get(node)
-    if call is not None and source.qualname(call.func) in {"torch.nn.Parameter", "torch.nn.parameter.Parameter"}:
+    call = source.parent.get(node)  # a Call, or a ClassDef for `class A(B, metaclass=M)`
+    if isinstance(call, ast.Call) and source.qualname(call.func) in {"torch.nn.Parameter",
+                                                                      "torch.nn.parameter.Parameter"}:
         return None  # part of the nn.Parameter idiom
     return at(node) if node.arg == "requires_grad" and is_true(node.value) else None
 
 
-@detector("is_leaf_read", ast.Attribute, idiom="`x.is_leaf`")
-def _is_leaf(node, source):
-    return at_name(node) if attribute(node, source, "is_leaf") else None
+attribute_detector("is_leaf_read", "is_leaf", idiom="`x.is_leaf`")
 
 
 @detector("detach_then_move", ast.Call, idiom="`x.detach().cpu()` / `x.detach().to(device)`")
@@ -294,10 +292,7 @@ def _detach_move(node, source):
     return None
 
 
-@detector("detach_call", ast.Call, idiom="`x.detach()`")
-def _detach(node, source):
-    name = method(node, source, {"detach"})
-    return None if name is None else at_name(name)
+method_detector("detach_call", {"detach"}, idiom="`x.detach()`")
 
 
 _TORCH_DTYPES = {f"torch.{n}" for n in ("float", "float16", "float32", "float64", "half", "double",
@@ -353,30 +348,22 @@ def _checkpoint(node, source):
     return None
 
 
-@detector("manual_seed_call", ast.Call, idiom="`torch.manual_seed(n)`")
-def _manual_seed(node, source):
-    seeds = {"torch.manual_seed", "torch.random.manual_seed", "torch.cuda.manual_seed",
-             "torch.cuda.manual_seed_all"}
-    return at(node, (node.func,)) if function(node, source, seeds) else None
-
-
-@detector("from_numpy_call", ast.Call, idiom="`torch.from_numpy(a)` / `torch.as_tensor(a)`")
-def _from_numpy(node, source):
-    return at(node, (node.func,)) if function(node, source, {"torch.from_numpy", "torch.as_tensor"}) else None
-
-
-@detector("torch_compare_call", ast.Call, idiom="`torch.testing.assert_close(a, b)` / `torch.allclose(a, b)`")
-def _compare(node, source):
-    names = {"torch.testing.assert_close", "torch.allclose", "torch.testing.assert_allclose"}
-    return at(node, (node.func,)) if function(node, source, names) else None
+function_detector("manual_seed_call", {"torch.manual_seed", "torch.random.manual_seed",
+                                       "torch.cuda.manual_seed", "torch.cuda.manual_seed_all"},
+                  idiom="`torch.manual_seed(n)`")
+function_detector("from_numpy_call", {"torch.from_numpy", "torch.as_tensor"},
+                  idiom="`torch.from_numpy(a)` / `torch.as_tensor(a)`")
+function_detector("torch_compare_call",
+                  {"torch.testing.assert_close", "torch.allclose", "torch.testing.assert_allclose"},
+                  idiom="`torch.testing.assert_close(a, b)` / `torch.allclose(a, b)`")
 
 
 # ==================================================================== training idioms ====
-@detector("clip_grad_call", ast.Call, idiom="`torch.nn.utils.clip_grad_norm_(...)` / `clip_grad_value_(...)`")
-def _clip_grad(node, source):
-    names = {f"torch.nn.utils.{n}" for n in ("clip_grad_norm_", "clip_grad_value_", "clip_grad_norm")}
-    names |= {f"torch.nn.utils.clip_grad.{n}" for n in ("clip_grad_norm_", "clip_grad_value_")}
-    return at(node, (node.func,)) if function(node, source, names) else None
+function_detector("clip_grad_call",
+                  {"torch.nn.utils.clip_grad_norm_", "torch.nn.utils.clip_grad_value_",
+                   "torch.nn.utils.clip_grad_norm", "torch.nn.utils.clip_grad.clip_grad_norm_",
+                   "torch.nn.utils.clip_grad.clip_grad_value_"},
+                  idiom="`torch.nn.utils.clip_grad_norm_(...)` / `clip_grad_value_(...)`")
 
 
 @detector("torch_optimizer_call", ast.Call, idiom="`torch.optim.SGD(model.parameters(), lr=...)`")
@@ -392,10 +379,8 @@ def _optimizer_step(node, source):
     return at_name(name) if name is not None and not node.args and not node.keywords else None
 
 
-@detector("parameters_call", ast.Call, idiom="`model.parameters()` / `model.named_parameters()`")
-def _parameters(node, source):
-    name = method(node, source, {"parameters", "named_parameters"})
-    return None if name is None else at_name(name)
+method_detector("parameters_call", {"parameters", "named_parameters"},
+                idiom="`model.parameters()` / `model.named_parameters()`")
 
 
 # ===================================================================== module idioms ====
@@ -405,15 +390,9 @@ def _parameter(node, source):
     return at(node, (node.func, *node.keywords)) if function(node, source, names) else None
 
 
-@detector("torch_linear_call", ast.Call, idiom="`nn.Linear(d_in, d_out)` (and its weights)")
-def _torch_linear(node, source):
-    return at(node, (node.func,)) if function(node, source, {"torch.nn.Linear"}) else None
-
-
-@detector("load_state_dict_call", ast.Call, idiom="`model.load_state_dict(state_dict)`")
-def _load_state_dict(node, source):
-    name = method(node, source, {"load_state_dict"})
-    return None if name is None else at_name(name)
+function_detector("torch_linear_call", {"torch.nn.Linear"},
+                  idiom="`nn.Linear(d_in, d_out)` (and its weights)")
+method_detector("load_state_dict_call", {"load_state_dict"}, idiom="`model.load_state_dict(state_dict)`")
 
 
 @detector("train_call", ast.Call, idiom="`model.train()`")
@@ -444,16 +423,8 @@ def _transpose(node, source):
     return at_name(node) if attribute(node, source, "T") or attribute(node, source, "mT") else None
 
 
-@detector("unsqueeze_call", ast.Call, idiom="`x.unsqueeze(d)`")
-def _unsqueeze(node, source):
-    name = method(node, source, {"unsqueeze"})
-    return None if name is None else at_name(name)
-
-
-@detector("clone_call", ast.Call, idiom="`x.clone()`")
-def _clone(node, source):
-    name = method(node, source, {"clone"})
-    return None if name is None else at_name(name)
+method_detector("unsqueeze_call", {"unsqueeze"}, idiom="`x.unsqueeze(d)`")
+method_detector("clone_call", {"clone"}, idiom="`x.clone()`")
 
 
 @detector("shape_read", ast.Attribute, ast.Call, idiom="`x.shape` / `x.size()`")

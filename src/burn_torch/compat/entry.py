@@ -26,10 +26,12 @@ import importlib.util
 import inspect
 import textwrap
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
 from types import ModuleType
 from typing import Callable, Collection, Union
+
+from .catalog import CatalogEntry
 
 SEVERITIES = ("silent", "loud")
 SIDES = (("torch_side", "TORCH"), ("burn_literal", "LITERAL"), ("burn_side", "BURN"))
@@ -154,17 +156,9 @@ def render_snippet(snippet: Snippet, outcome: Outcome) -> str:
 
 
 @dataclass(frozen=True)
-class SourceEntry:
+class SourceEntry(CatalogEntry):
     """A catalog entry loaded from its file: metadata, snippets and expected outcomes."""
 
-    id: str
-    title: str
-    category: str
-    severity: str
-    what: str
-    why: str
-    recipe: str
-    detectors: tuple[str, ...]
     path: Path
     module: ModuleType
 
@@ -177,9 +171,8 @@ class SourceEntry:
 
     def metadata(self) -> dict:
         """The machine-readable fields (what ``catalog.json`` holds for this entry)."""
-        return {"id": self.id, "title": self.title, "category": self.category,
-                "severity": self.severity, "what": self.what, "why": self.why,
-                "recipe": self.recipe, "detectors": list(self.detectors)}
+        shared = {f.name: getattr(self, f.name) for f in fields(CatalogEntry)}
+        return {**shared, "detectors": list(self.detectors)}
 
 
 def load_entry(path: Path) -> SourceEntry:

@@ -15,7 +15,7 @@ import re
 import sys
 from pathlib import Path
 
-from .catalog import CATALOG_JSON, SECTIONS, CatalogEntry, section_file
+from .catalog import CATALOG_JSON, SECTIONS, section_file
 from .check import check_source
 from .detectors import DETECTORS
 from .entry import Raises, SourceEntry, load_entries, render_snippet
@@ -103,8 +103,7 @@ def render_section(root: Path, index: int, category: str, title: str,
 
 def checker_example(entries: list[SourceEntry]) -> str:
     """What the porting checker prints for a one-line file ``train.py``: ``loss.backward()``."""
-    catalog = [CatalogEntry.from_dict(e.metadata()) for e in entries]
-    return "\n".join(f.format() for f in check_source("loss.backward()\n", "train.py", catalog))
+    return "\n".join(f.format() for f in check_source("loss.backward()\n", "train.py", entries))
 
 
 def render_index(root: Path, entries: list[SourceEntry]) -> str:

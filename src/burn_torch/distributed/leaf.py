@@ -79,3 +79,13 @@ def mark(tensor, param_id, order: int = 0, name: str | None = None):
     leaf = DistributedLeaf(node, param_id, order, name, data.device)
     registry[param_id] = leaf
     return wrap(data, tensor._ctx, leaf)
+
+
+def carry_mark(old, new, param_id=None):
+    """``new`` marked as ``old`` is: under ``old``'s ParamId (or ``param_id``), sync position and
+    name; ``new`` itself when ``old`` is not marked. For what replaces a marked parameter's
+    values with a fresh leaf: a broadcast, an optimizer step."""
+    node = old._node
+    if node.__class__ is not DistributedLeaf:
+        return new
+    return mark(new, node.param_id if param_id is None else param_id, node.order, node.name)

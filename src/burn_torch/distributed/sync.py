@@ -7,8 +7,8 @@ whatever its own graph looks like. One backward's protocol:
 1. *Inspect* (inside the engine's ``claim``, before any step is consumed): find the distributed
    leaves the graph reaches and each one's last consumer, the step after which its gradient is
    complete. Reject, with a :class:`DistributedError` and before any collective, a leaf on
-   another backend than the loss, a missing process group, and a parameter reached through two
-   different leaves. A graph without distributed leaves runs as a plain backward.
+   another backend than the loss, a parameter reached through two different leaves, and a
+   missing process group. A graph without distributed leaves runs as a plain backward.
 2. *Plan*: the sync list is the parameters reached plus the other marked parameters alive in
    this process (``leaf.registry``) on the loss's backend, ordered by ``(order, ParamId)``. Its
    signature (ParamIds, shapes, dtypes) is all-reduced first (MAX of ``[s, -s]``, async), and
@@ -25,7 +25,10 @@ whatever its own graph looks like. One backward's protocol:
    for into the container: the full-batch average, the same on every rank.
 
 A rank that dies or stops makes the others' collectives fail (or time out, after the process
-group's timeout); that is raised as a :class:`DistributedError` naming this rank.
+group's timeout); that is raised as a :class:`DistributedError` naming this rank. So does an
+error in one rank's backward once its syncs have started: the others wait for the missing ones.
+Run one distributed backward at a time per process: the collectives of two concurrent ones
+would interleave differently on each rank.
 """
 from __future__ import annotations
 
@@ -216,11 +219,6 @@ def _check(nodes, leaves: list, backend: str) -> None:
                 f"distributed backward: parameter {leaf.name} is on the {leaf.device.type} backend "
                 f"but the loss is on the {backend} backend; every distributed parameter must use "
                 "the same backend as the loss. Nothing was consumed or synchronised.")
-    if not (dist.is_available() and dist.is_initialized()):
-        raise DistributedError(
-            f"distributed backward: parameter {leaves[0].name} is marked distributed but no "
-            "torch.distributed process group is initialised; call burn_torch.distributed.init() "
-            "first (under torchrun it reads the launcher's environment). Nothing was consumed.")
     by_id: dict = {}
     by_param: dict = {}
     for leaf in leaves:
@@ -229,6 +227,11 @@ def _check(nodes, leaves: list, backend: str) -> None:
     for n in nodes:
         if n.op is None and n.id in by_id and n.__class__ is not DistributedLeaf:
             raise _two_leaves(by_id[n.id])
+    if not (dist.is_available() and dist.is_initialized()):
+        raise DistributedError(
+            f"distributed backward: parameter {leaves[0].name} is marked distributed but no "
+            "torch.distributed process group is initialised; call burn_torch.distributed.init() "
+            "first (under torchrun it reads the launcher's environment). Nothing was consumed.")
 
 
 def _two_leaves(leaf: DistributedLeaf) -> DistributedError:

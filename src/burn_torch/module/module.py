@@ -430,6 +430,12 @@ class Module:
         """A structural copy sharing the (immutable) parameters."""
         return self.map(ModuleMapper())
 
+    def distributed(self) -> "Module":
+        """Marks every ``require_grad()`` parameter distributed under its own ParamId (see
+        ``Tensor.set_distributed`` and ``module/distributed.py``); others are left unchanged."""
+        from .distributed import distribute
+        return distribute(self)
+
     # -- records and files ----------------------------------------------------------------------
     def into_record(self):
         """The module's state: a :class:`~burn_torch.module.ModuleRecord` of every parameter."""

@@ -164,6 +164,13 @@ class Param:
         """A handle to the same parameter (Params are immutable values)."""
         return self
 
+    def distributed(self) -> "Param":
+        """This parameter with its tensor marked distributed under its own id (see
+        ``Tensor.set_distributed``); Int and Bool parameters are returned unchanged."""
+        if self._value.kind is not Float:
+            return self
+        return Param._make(self._id, self._value.set_distributed(self._id), self._active)
+
     # -- display / delegation -------------------------------------------------------------------
     def __getattr__(self, name: str):
         if name.startswith("_"):

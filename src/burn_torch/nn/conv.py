@@ -47,6 +47,22 @@ def _bias(param: Param | None) -> Tensor | None:
     return None if param is None else param.val()
 
 
+class _Convolution(Module):
+    """The fields every convolution layer has, in Burn's order: ``weight``, ``bias`` (None
+    without one), ``stride``, ``kernel_size``, ``dilation``, ``groups`` and ``padding``."""
+
+    def __init__(self, weight: Param, bias: Param | None, stride, kernel_size, dilation,
+                 groups: int, padding) -> None:
+        super().__init__()
+        self.weight = weight
+        self.bias = bias
+        self.stride = stride
+        self.kernel_size = kernel_size
+        self.dilation = dilation
+        self.groups = groups
+        self.padding = padding
+
+
 class Conv1dConfig(Config):
     """Configuration of :class:`Conv1d` (Burn's fields and defaults)."""
 
@@ -74,7 +90,7 @@ class Conv1dConfig(Config):
                       self.padding)
 
 
-class Conv1d(Module):
+class Conv1d(_Convolution):
     """1-D convolution: ``[batch, channels_in, length] -> [batch, channels_out, length_out]``.
 
     Fields as Burn's: ``weight`` ``[channels_out, channels_in / groups, kernel_size]``, ``bias``
@@ -84,14 +100,7 @@ class Conv1d(Module):
 
     def __init__(self, weight: Param, bias: Param | None, stride: int, kernel_size: int,
                  dilation: int, groups: int, padding: PaddingConfig1d) -> None:
-        super().__init__()
-        self.weight = weight
-        self.bias = bias
-        self.stride = stride
-        self.kernel_size = kernel_size
-        self.dilation = dilation
-        self.groups = groups
-        self.padding = padding
+        super().__init__(weight, bias, stride, kernel_size, dilation, groups, padding)
 
     def forward(self, input: Tensor) -> Tensor:
         """The convolution of ``input`` (ValueError naming the shapes when they disagree)."""
@@ -127,7 +136,7 @@ class Conv2dConfig(Config):
                       list(self.dilation), self.groups, self.padding)
 
 
-class Conv2d(Module):
+class Conv2d(_Convolution):
     """2-D convolution: ``[batch, channels_in, h, w] -> [batch, channels_out, h_out, w_out]``.
 
     Fields as Burn's: ``weight`` ``[channels_out, channels_in / groups, k_h, k_w]``, ``bias``
@@ -138,14 +147,7 @@ class Conv2d(Module):
     def __init__(self, weight: Param, bias: Param | None, stride: list[int],
                  kernel_size: list[int], dilation: list[int], groups: int,
                  padding: PaddingConfig2d) -> None:
-        super().__init__()
-        self.weight = weight
-        self.bias = bias
-        self.stride = stride
-        self.kernel_size = kernel_size
-        self.dilation = dilation
-        self.groups = groups
-        self.padding = padding
+        super().__init__(weight, bias, stride, kernel_size, dilation, groups, padding)
 
     def forward(self, input: Tensor) -> Tensor:
         """The convolution of ``input`` (ValueError naming the shapes when they disagree)."""
@@ -182,7 +184,7 @@ class ConvTranspose2dConfig(Config):
                                list(self.padding_out), [c_in, c_out])
 
 
-class ConvTranspose2d(Module):
+class ConvTranspose2d(_Convolution):
     """2-D transposed convolution: ``[batch, channels_in, h, w] -> [batch, channels_out, h_out,
     w_out]``.
 
@@ -194,14 +196,7 @@ class ConvTranspose2d(Module):
     def __init__(self, weight: Param, bias: Param | None, stride: list[int],
                  kernel_size: list[int], dilation: list[int], groups: int, padding: list[int],
                  padding_out: list[int], channels: list[int]) -> None:
-        super().__init__()
-        self.weight = weight
-        self.bias = bias
-        self.stride = stride
-        self.kernel_size = kernel_size
-        self.dilation = dilation
-        self.groups = groups
-        self.padding = padding
+        super().__init__(weight, bias, stride, kernel_size, dilation, groups, padding)
         self.padding_out = padding_out
         self.channels = channels
 

@@ -56,15 +56,21 @@ _REDUCTION = {IndexingUpdateOp.MUL: "prod", IndexingUpdateOp.MIN: "amin", Indexi
 
 
 # -- placements: where the values of an indexed update go ------------------------------------------
-class Elementwise:
-    """``scatter`` along ``dim``: ``values[i...]`` goes to ``x[i..., index[i...], ...]`` (index has
-    the values' shape)."""
+class _OnDim:
+    """A placement by an ``index`` along one dim ``dim`` of ``x``."""
 
     __slots__ = ("dim", "index")
 
     def __init__(self, dim: int, index: torch.Tensor) -> None:
         self.dim = dim
         self.index = index
+
+
+class Elementwise(_OnDim):
+    """``scatter`` along ``dim``: ``values[i...]`` goes to ``x[i..., index[i...], ...]`` (index has
+    the values' shape)."""
+
+    __slots__ = ()
 
     def update(self, x, values, op):
         if op is IndexingUpdateOp.ADD:
@@ -80,14 +86,10 @@ class Elementwise:
         return t.scatter(self.dim, self.index, 0)
 
 
-class AlongDim:
+class AlongDim(_OnDim):
     """``select_assign`` along ``dim``: slice ``values[..., i, ...]`` goes to slice ``index[i]``."""
 
-    __slots__ = ("dim", "index")
-
-    def __init__(self, dim: int, index: torch.Tensor) -> None:
-        self.dim = dim
-        self.index = index
+    __slots__ = ()
 
     def update(self, x, values, op):
         if op is IndexingUpdateOp.ADD:

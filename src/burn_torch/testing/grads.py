@@ -4,7 +4,8 @@ Both checks run the function once under Burn semantics: the loss is built from t
 Float outputs (``"weighted"``: ``sum_i (out_i * W_i).sum()`` with standard-normal weights drawn
 from ``numpy.random.default_rng(seed)`` in output order; ``"sum"``: ``sum_i out_i.sum()``;
 ``"direct"``: the single Float output itself, whose seed is ones), then ``loss.backward()`` and
-``leaf.grad(grads)`` for every leaf argument (see :mod:`burn_torch.testing.inputs`).
+``leaf.grad(grads)`` for every leaf argument (see :mod:`burn_torch.testing.inputs`). The finite
+differences of that loss are in :mod:`burn_torch.testing.numeric`.
 """
 from __future__ import annotations
 
@@ -18,7 +19,8 @@ from ..autodiff.gradients import Gradients
 from ..autodiff.graph import GRAD
 from ..autodiff.record import wrap
 from ..tensor import Tensor
-from .inputs import Input, oracle_copies, prepare_all, untracked_copies
+from .inputs import Input, oracle_copies, outputs_of, prepare_all
+from .numeric import EPS, directional_mismatch, partial_derivatives
 from .oracle import torch_oracle_mode
 from .report import difference
 
@@ -50,15 +52,6 @@ class _Failures:
             raise AssertionError("\n  ".join([self.title] + self.lines))
 
 
-def _outputs(result) -> list[Tensor]:
-    outs = list(result) if isinstance(result, (tuple, list)) else [result]
-    for i, o in enumerate(outs):
-        if not isinstance(o, Tensor):
-            raise TypeError(f"the checked function must return burn_torch Tensors (or a tuple of "
-                            f"them); output {i} is {type(o).__name__}")
-    return outs
-
-
 def _weights(outs: Sequence[Tensor], loss: str, seed: int) -> list[torch.Tensor | None]:
     """Per output: the loss weight (None for non-Float outputs)."""
     if loss not in LOSSES:
@@ -83,7 +76,7 @@ def _burn_run(fn: Callable, inputs: list[Input], loss: str, seed: int, failures:
     """Runs ``fn`` under Burn semantics (torch autograd enabled, to show burn_torch does not need
     it off); returns (outputs, weights, per-argument gradients)."""
     with torch.enable_grad():
-        outs = _outputs(fn(*(inp.tensor for inp in inputs)))
+        outs = outputs_of(fn(*(inp.tensor for inp in inputs)))
     ws = _weights(outs, loss, seed)
     root = None
     for i, (o, w) in enumerate(zip(outs, ws)):
@@ -144,7 +137,7 @@ def _oracle_run(fn: Callable, inputs: list[Input], weights, loss: str):
     """Runs ``fn`` in torch-oracle mode; returns (outputs, per-argument torch gradients)."""
     args = oracle_copies(inputs)
     with torch_oracle_mode():
-        outs = _outputs(fn(*args))
+        outs = outputs_of(fn(*args))
     root = None
     for o, w in zip(outs, weights):
         d = o.to_torch()
@@ -160,10 +153,17 @@ def _oracle_run(fn: Callable, inputs: list[Input], weights, loss: str):
     return outs, [next(found) if inp.leaf else None for inp in inputs]
 
 
+def _all_float64(inputs: list[Input], outs: Sequence[Tensor]) -> bool:
+    """Whether every float argument and every Float output is float64."""
+    datas = [inp.storage for inp in inputs] + [o.to_torch() for o in outs]
+    return all(d.dtype is torch.float64 for d in datas if d.is_floating_point())
+
+
 def assert_grads_match_torch(fn: Callable, *inputs, rtol: float | None = None,
                              atol: float | None = None, loss: str = "weighted",
-                             seed: int = 0) -> GradCheck:
-    """Asserts ``fn``'s outputs and every leaf argument's gradient equal torch autograd's.
+                             seed: int = 0, numeric: bool = True) -> GradCheck:
+    """Asserts ``fn``'s outputs and every leaf argument's gradient equal torch autograd's, and
+    (``numeric``) finite differences along a random direction.
 
     ``fn`` is written once against the burn_torch Tensor API and returns a Tensor or a tuple of
     Tensors. It runs under Burn semantics (module docstring) and once in torch-oracle mode
@@ -175,12 +175,29 @@ def assert_grads_match_torch(fn: Callable, *inputs, rtol: float | None = None,
     Also asserts: output storages carry no torch graph, tracked outputs have an autodiff
     association, intermediates do not retain gradients, gradients carry no autodiff
     association, constants get no gradient, and the Gradients container holds only gradients
-    of ``require_grad()`` leaves. Returns a :class:`GradCheck`. Raises AssertionError listing every mismatch
-    (per output and per leaf: worst absolute and relative difference and where); ValueError for
-    an unknown ``loss`` or a tracked intermediate argument.
+    of ``require_grad()`` leaves.
+
+    ``numeric=True`` (the default) also checks the gradients against the loss itself,
+    independently of torch's derivatives: with a standard-normal direction ``v`` per leaf (seeded by ``seed``, independent of the loss
+    weights), ``sum_i <grad_i, v_i>`` from burn_torch's gradients must equal the float64 central
+    difference ``(L(x + eps v) - L(x - eps v)) / (2 eps)``, ``eps = 1e-6``, within ``1e-6`` of
+    ``sum_i |grad_i * v_i|`` plus ``1e-8`` (constants in :mod:`burn_torch.testing.numeric`). It
+    costs two runs of ``fn`` on untracked copies of the leaves (nothing recorded). It is skipped
+    when some float argument or Float output is not float64 (finite differences need float64),
+    when there is no leaf, and when the loss is not finite near x. Pass ``numeric=False`` where
+    the derivative of the loss is not the gradient Burn defines on purpose: at non-smooth points
+    hit deliberately (ties of max/min/sort/median, relu/abs/clamp kinks at exactly 0 or at the
+    bounds, jumps of floor/round/sign) and in functions that cut the graph (``detach``,
+    ``without_autodiff``, ``set_require_grad(False)``).
+
+    Returns a :class:`GradCheck`. Raises AssertionError listing every mismatch (per output and
+    per leaf: worst absolute and relative difference and where; for finite differences: the
+    leaves perturbed, both directional derivatives, and which leaves disagree on their own part
+    of ``v``); ValueError for an unknown ``loss`` or a tracked intermediate argument.
     """
     prepared = prepare_all(inputs)
-    failures = _Failures(f"burn_torch disagrees with torch autograd (loss={loss!r}, seed={seed}):")
+    failures = _Failures(f"burn_torch disagrees with torch autograd or finite differences "
+                         f"(loss={loss!r}, seed={seed}):")
     outs, weights, grads = _burn_run(fn, prepared, loss, seed, failures)
     ref_outs, ref_grads = _oracle_run(fn, prepared, weights, loss)
     if len(ref_outs) != len(outs):
@@ -194,38 +211,17 @@ def assert_grads_match_torch(fn: Callable, *inputs, rtol: float | None = None,
         if inp.leaf:
             failures.check(difference(f"gradient of input {i}", _grad_or_zeros(g, inp),
                                       _grad_or_zeros(ref, inp), rtol, atol, "torch"))
+    if numeric and _all_float64(prepared, outs):
+        failures.check(directional_mismatch(fn, prepared, weights, grads, seed))
     failures.raise_if_any()
     return GradCheck(outs, grads)
 
 
-def _loss_value(fn: Callable, inputs: list[Input], weights, values: dict) -> float:
-    outs = _outputs(fn(*untracked_copies(inputs, values)))
-    total = 0.0
-    for o, w in zip(outs, weights):
-        if w is not None:
-            total += float((o.to_torch().double() * w.double()).sum())
-    return total
-
-
-def _finite_differences(fn: Callable, inputs: list[Input], weights, leaf: Input, eps: float):
-    base = leaf.storage
-    grad = torch.zeros_like(base)
-    flat = grad.view(-1)
-    for j in range(base.numel()):
-        plus = base.clone()
-        plus.view(-1)[j] += eps
-        minus = base.clone()
-        minus.view(-1)[j] -= eps
-        up = _loss_value(fn, inputs, weights, {id(leaf.tensor): plus})
-        down = _loss_value(fn, inputs, weights, {id(leaf.tensor): minus})
-        flat[j] = (up - down) / (2 * eps)
-    return grad
-
-
-def check_grads_numerically(fn: Callable, *inputs, eps: float = 1e-6, rtol: float = 1e-5,
+def check_grads_numerically(fn: Callable, *inputs, eps: float = EPS, rtol: float = 1e-5,
                             atol: float = 1e-7, loss: str = "weighted", seed: int = 0) -> GradCheck:
     """Asserts every leaf argument's burn_torch gradient equals float64 central finite
-    differences ``(L(x + eps) - L(x - eps)) / (2 eps)`` of the same loss (module docstring).
+    differences ``(L(x + eps) - L(x - eps)) / (2 eps)`` of the same loss (module docstring),
+    element by element (:func:`burn_torch.testing.numeric.partial_derivatives`).
 
     Float arguments (and given leaves' values) are converted to float64. The loss for the
     differences sums every Float output, tracked or not (a non-differentiable Float op is
@@ -243,7 +239,7 @@ def check_grads_numerically(fn: Callable, *inputs, eps: float = 1e-6, rtol: floa
             continue
         key = id(inp.tensor)
         if key not in done:
-            done[key] = _finite_differences(fn, prepared, weights, inp, eps)
+            done[key] = partial_derivatives(fn, prepared, weights, inp, eps)
         failures.check(difference(f"gradient of input {i}", _grad_or_zeros(g, inp), done[key],
                                   rtol, atol, "numeric"))
     failures.raise_if_any()

@@ -1,4 +1,5 @@
-"""How the testing kit turns the arguments of a checked function into burn_torch tensors.
+"""How the testing kit turns the arguments of a checked function into burn_torch tensors, and
+its result into a list of output tensors.
 
 Float numpy arrays, float torch tensors and nested lists of floats become tracked leaves
 (``Tensor.from_data(x, Device.cpu().autodiff()).require_grad()``); Int and Bool values become
@@ -115,3 +116,14 @@ def untracked_copies(inputs: list[Input], values: dict[int, torch.Tensor]) -> li
         else:
             out.append(inp.tensor)
     return out
+
+
+def outputs_of(result) -> list[Tensor]:
+    """The checked function's result as a list of outputs (a Tensor, or a tuple or list of them).
+    Raises TypeError naming the first output that is not a burn_torch Tensor."""
+    outs = list(result) if isinstance(result, (tuple, list)) else [result]
+    for i, o in enumerate(outs):
+        if not isinstance(o, Tensor):
+            raise TypeError(f"the checked function must return burn_torch Tensors (or a tuple of "
+                            f"them); output {i} is {type(o).__name__}")
+    return outs

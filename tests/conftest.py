@@ -1,0 +1,21 @@
+"""Fixtures shared by several test modules (plain constants and classes are in ``helpers.py``)."""
+from __future__ import annotations
+
+import gc
+
+import pytest
+
+
+@pytest.fixture
+def no_gc():
+    """Disables the cyclic garbage collector for the test, so anything kept alive only by a
+    reference cycle stays alive: a value is freed by reference counting alone, the moment its
+    last handle is dropped. Use it in a module with ``pytestmark = pytest.mark.usefixtures("no_gc")``."""
+    gc.collect()
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
