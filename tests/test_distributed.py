@@ -362,7 +362,7 @@ def test_a_rank_that_dies_makes_the_others_fail_with_a_clear_error(launches):
         assert res["step"] == DIES_AT
         assert res["error"].startswith(f"rank {rank} failed while ")
         assert "Another rank probably crashed, stopped or timed out" in res["error"]
-        assert res["seconds"] < GROUP_TIMEOUT
+        assert res["seconds"] < GROUP_TIMEOUT + 5  # a dead peer is noticed, not waited for forever
 
 
 def test_the_example_trains_under_torchrun(launches):

@@ -13,7 +13,7 @@ import pytest
 import torch
 from hypothesis import given, settings
 
-from burn_torch import Device, Tensor, activation
+from burn_torch import Device, DType, Tensor, activation
 from burn_torch.autodiff import record
 from burn_torch.autodiff.record import apply1, apply2
 from burn_torch.ops import OPS
@@ -147,6 +147,59 @@ def test_check_grads_numerically_catches_a_wrong_rule():
 def test_check_grads_numerically_runs_in_float64():
     res = check_grads_numerically(lambda x: x.tanh(), X.astype(np.float32))
     assert res.grads[0].to_torch().dtype == torch.float64
+
+
+def _straight_through_sin(x):
+    """Values sin(x), torch derivative 1: a kernel whose torch autograd disagrees with its values."""
+    return x.detach().sin() + (x - x.detach())
+
+
+def _number(message, label):
+    """The number printed after ``label = `` in a report."""
+    return float(re.search(label + r" = ([-+.\deE]+)", message).group(1))
+
+
+def test_directional_check_catches_a_rule_torch_autograd_agrees_with():
+    with throwaway_op("kit_straight_through_sin", _straight_through_sin, lambda g, n: (g,)) as op:
+        with pytest.raises(AssertionError) as err:
+            assert_grads_match_torch(lambda x: apply1(op, x), X, loss="sum")
+    message = str(err.value)
+    assert "gradient of input 0" not in message
+    assert "finite differences along a random direction v (eps=1e-06) of input 0" in message
+    v = np.random.default_rng([0, 1]).standard_normal(X.shape)
+    assert _number(message, r"burn sum<grad, v>") == pytest.approx(v.sum(), rel=1e-9)
+    assert _number(message, r"\(2 eps\)") == pytest.approx((np.cos(X) * v).sum(), rel=1e-6)
+
+
+def test_directional_check_names_the_leaf_whose_part_disagrees():
+    with throwaway_op("kit_straight_through_sin", _straight_through_sin, lambda g, n: (g,)) as op:
+        with pytest.raises(AssertionError) as err:
+            assert_grads_match_torch(lambda a, b: a * b + apply1(op, b), X, Y)
+    message = str(err.value)
+    assert "of inputs 0, 1: burn" in message
+    assert "along its own part of v: input 1 (burn" in message
+    assert "input 0 (burn" not in message
+
+
+def test_numeric_false_skips_the_directional_check():
+    with throwaway_op("kit_straight_through_sin", _straight_through_sin, lambda g, n: (g,)) as op:
+        assert_grads_match_torch(lambda x: apply1(op, x), X, numeric=False)
+
+
+def test_directional_check_is_skipped_unless_everything_is_float64():
+    with throwaway_op("kit_straight_through_sin", _straight_through_sin, lambda g, n: (g,)) as op:
+        assert_grads_match_torch(lambda x: apply1(op, x), X.astype(np.float32))
+        assert_grads_match_torch(lambda x: apply1(op, x).cast(DType.F32), X)
+
+
+def test_directional_check_is_skipped_where_the_loss_is_not_finite():
+    with throwaway_op("kit_straight_through_sin", _straight_through_sin, lambda g, n: (g,)) as op:
+        assert_grads_match_torch(lambda x: apply1(op, x) + x.log(), -np.abs(X))
+
+
+def test_directional_check_perturbs_a_leaf_passed_twice_once():
+    leaf = Tensor.from_data(X, AD).require_grad()
+    assert_grads_match_torch(lambda a, b: (a * b).sin(), leaf, leaf)
 
 
 def test_throwaway_ops_leave_the_table():

@@ -178,17 +178,18 @@ def assert_grads_match_torch(fn: Callable, *inputs, rtol: float | None = None,
     of ``require_grad()`` leaves.
 
     ``numeric=True`` (the default) also checks the gradients against the loss itself,
-    independently of torch's derivatives: with a standard-normal direction ``v`` per leaf (seeded by ``seed``, independent of the loss
-    weights), ``sum_i <grad_i, v_i>`` from burn_torch's gradients must equal the float64 central
-    difference ``(L(x + eps v) - L(x - eps v)) / (2 eps)``, ``eps = 1e-6``, within ``1e-6`` of
+    independently of torch's derivatives: with a standard-normal direction ``v`` per leaf
+    (seeded by ``seed``, independent of the loss weights), ``sum_i <grad_i, v_i>`` from
+    burn_torch's gradients must equal the float64 central difference
+    ``(L(x + eps v) - L(x - eps v)) / (2 eps)``, ``eps = 1e-6``, within ``1e-6`` of
     ``sum_i |grad_i * v_i|`` plus ``1e-8`` (constants in :mod:`burn_torch.testing.numeric`). It
     costs two runs of ``fn`` on untracked copies of the leaves (nothing recorded). It is skipped
     when some float argument or Float output is not float64 (finite differences need float64),
     when there is no leaf, and when the loss is not finite near x. Pass ``numeric=False`` where
     the derivative of the loss is not the gradient Burn defines on purpose: at non-smooth points
     hit deliberately (ties of max/min/sort/median, relu/abs/clamp kinks at exactly 0 or at the
-    bounds, jumps of floor/round/sign) and in functions that cut the graph (``detach``,
-    ``without_autodiff``, ``set_require_grad(False)``).
+    bounds, jumps of floor/round/sign), in functions that cut the graph (``detach``,
+    ``without_autodiff``, ``set_require_grad(False)``) or round through a lower precision.
 
     Returns a :class:`GradCheck`. Raises AssertionError listing every mismatch (per output and
     per leaf: worst absolute and relative difference and where; for finite differences: the

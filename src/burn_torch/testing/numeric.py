@@ -9,7 +9,7 @@ of the leaf's shape; leaves it does not name stay where they are.
 from __future__ import annotations
 
 import math
-from typing import Callable
+from typing import Callable, Sequence
 
 import numpy as np
 import torch
@@ -17,6 +17,7 @@ import torch
 from .inputs import Input, outputs_of, untracked_copies
 
 Direction = dict[int, torch.Tensor]
+Weights = Sequence[torch.Tensor | None]  # per output: its loss weight, None for non-Float outputs
 
 # The directional check: step size, and tolerance |burn - numeric| <= RTOL * scale + ATOL.
 EPS = 1e-6
@@ -24,7 +25,8 @@ RTOL = 1e-6
 ATOL = 1e-8
 
 
-def loss_value(fn: Callable, inputs: list[Input], weights, values: dict[int, torch.Tensor]) -> float:
+def loss_value(fn: Callable, inputs: list[Input], weights: Weights,
+               values: dict[int, torch.Tensor]) -> float:
     """``L`` with each leaf's values replaced by ``values[id(leaf tensor)]`` where given."""
     outs = outputs_of(fn(*untracked_copies(inputs, values)))
     total = 0.0
@@ -34,7 +36,7 @@ def loss_value(fn: Callable, inputs: list[Input], weights, values: dict[int, tor
     return total
 
 
-def central_difference(fn: Callable, inputs: list[Input], weights, direction: Direction,
+def central_difference(fn: Callable, inputs: list[Input], weights: Weights, direction: Direction,
                        eps: float = EPS) -> float:
     """``(L(x + eps v) - L(x - eps v)) / (2 eps)`` for the direction ``v``: two runs of ``fn``."""
     bases = {id(inp.tensor): inp.storage for inp in inputs if inp.leaf}
@@ -43,7 +45,7 @@ def central_difference(fn: Callable, inputs: list[Input], weights, direction: Di
     return (up - down) / (2 * eps)
 
 
-def partial_derivatives(fn: Callable, inputs: list[Input], weights, leaf: Input,
+def partial_derivatives(fn: Callable, inputs: list[Input], weights: Weights, leaf: Input,
                         eps: float = EPS) -> torch.Tensor:
     """Every ``dL/dx_j`` of ``leaf``: the central difference along each unit vector (two runs of
     ``fn`` per element)."""
@@ -97,11 +99,12 @@ def _compare(fn, inputs, weights, grads, direction, eps) -> tuple[float, float, 
 
 
 def _names(inputs: list[Input], keys) -> str:
+    """"input i" or "inputs i, j" for the leaf arguments whose tensors' ids are in ``keys``."""
     idx = [str(i) for i, inp in enumerate(inputs) if inp.leaf and id(inp.tensor) in keys]
     return ("input " if len(idx) == 1 else "inputs ") + ", ".join(idx)
 
 
-def directional_mismatch(fn: Callable, inputs: list[Input], weights, grads, seed: int,
+def directional_mismatch(fn: Callable, inputs: list[Input], weights: Weights, grads, seed: int,
                          eps: float = EPS) -> str | None:
     """Compares ``sum <grad_i, v_i>`` (``grads``: burn_torch's gradient per argument, None where
     absent) with the central difference of ``L`` along a random direction ``v`` of all leaves
@@ -116,9 +119,10 @@ def directional_mismatch(fn: Callable, inputs: list[Input], weights, grads, seed
     if found is None:
         return None
     burn, numeric, diff, tol = found
-    line = (f"finite differences along a random direction v (eps={eps:g}) of {_names(inputs, direction)}: "
-            f"burn sum<grad, v> = {burn:.10g}, numeric (L(x+eps v) - L(x-eps v))/(2 eps) = "
-            f"{numeric:.10g} (diff {diff:.3g} > tolerance {tol:.3g})")
+    line = (f"finite differences along a random direction v (eps={eps:g}) of "
+            f"{_names(inputs, direction)}: burn sum<grad, v> = {burn:.10g}, numeric "
+            f"(L(x+eps v) - L(x-eps v))/(2 eps) = {numeric:.10g} (diff {diff:.3g} > tolerance "
+            f"{tol:.3g})")
     if len(direction) > 1:
         alone = []
         for key, v in direction.items():
