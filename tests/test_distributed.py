@@ -67,9 +67,7 @@ def train(model: Net, device: Device, distributed: bool) -> Net:
         if distributed:
             x, y = dist.shard(x), dist.shard(y)
         grads = mse(model, x, y, device).backward()
-        model = optim.step(0.05, model, GradientsParams.from_grads(grads, model))
-        if distributed:
-            model = model.distributed()
+        model = optim.step(0.05, model, GradientsParams.from_grads(grads, model))  # stays marked
     return model
 
 
@@ -195,7 +193,7 @@ def worker(scenario: str, out: Path) -> None:
             except DistributedError as e:
                 result = {"step": step, "error": str(e), "seconds": time.monotonic() - start}
                 break
-            model = optim.step(0.05, model, GradientsParams.from_grads(grads, model)).distributed()
+            model = optim.step(0.05, model, GradientsParams.from_grads(grads, model))
     torch.save(result, out / f"{scenario}-{rank}.pt")
     sys.stdout.flush()
     os._exit(0)
@@ -528,3 +526,13 @@ def test_shard_sampler_drop_last_and_epochs():
 
 if __name__ == "__main__":
     worker(sys.argv[1], Path(sys.argv[2]))
+
+
+def test_an_optimizer_step_keeps_each_parameter_distributed_under_its_id():
+    plain = Net(_cpu(), 0).train()
+    grads = mse(plain, X[:4], Y[:4], _cpu()).backward()  # no process group: back-propagate unmarked
+    model = plain.distributed()
+    stepped = SgdConfig().init().step(0.05, model, GradientsParams.from_grads(grads, model))
+    for (name, before), (_, after) in zip(model.named_params(), stepped.named_params()):
+        assert after.is_distributed(), name
+        assert after.val()._node.param_id == before.val()._node.param_id

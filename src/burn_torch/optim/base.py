@@ -18,6 +18,7 @@ import torch
 
 from ..autodiff.graph import new_leaf
 from ..autodiff.record import wrap
+from ..distributed.leaf import carry_mark
 from ..module import Config, Module, ModuleMapper, Param, ParamId
 from ..tensor import Tensor
 from .clipping import GradientClipping, GradientClippingConfig
@@ -219,7 +220,8 @@ class ModuleOptimizer:
 
     def _update(self, lr: float, pending: list[tuple[Param, Tensor, torch.Tensor]]) -> None:
         """Runs the rule on each device-and-dtype group of ``(new Param, tensor, grad)`` entries
-        and gives each new Param its value: a ``require_grad()`` leaf when the old one was."""
+        and gives each new Param its value: a ``require_grad()`` leaf when the old one was,
+        still distributed when the old one was."""
         groups: dict[tuple[torch.device, torch.dtype], list] = {}
         for entry in pending:
             grad = entry[2]
@@ -235,7 +237,8 @@ class ModuleOptimizer:
                 for (new, tensor, _), value, state in zip(entries, values, states):
                     self._states[new.id] = state
                     leaf = new_leaf(value.shape, value.dtype) if tensor.is_require_grad() else None
-                    new._value = wrap(value, tensor.gradient_checkpointing_strategy(), leaf)
+                    # a distributed parameter stays marked (same ParamId, sync position, name)
+                    new._value = carry_mark(tensor, wrap(value, tensor.gradient_checkpointing_strategy(), leaf))
 
     def to_record(self) -> OptimizerRecord:
         """A snapshot of the state (later steps do not change it)."""
