@@ -392,7 +392,7 @@ class Tensor(ArithmeticMethods, ReduceMethods, ShapeMethods, IndexMethods, Compa
             raise NotTrackedError(
                 "Tensor.backward requires a tracked autodiff tensor; call "
                 "Tensor.autodiff().require_grad() on the source leaf before computing the output")
-        seed = torch.ones(node.shape, dtype=node.dtype, device=self._data.device)
+        seed = torch.ones_like(self._data)
         return Gradients(run_backward(node, seed))
 
     def grad(self, grads: Gradients) -> "Tensor | None":

@@ -169,7 +169,7 @@ def _cross_entropy_forward(logits, targets, sink):
 def _cross_entropy_rule(g, n):
     targets, sink = n.attrs
     log_p = sink[0]
-    total = torch.tensor(float(targets.shape[0]), dtype=log_p.dtype, device=log_p.device)
+    total = log_p.new_full((), targets.shape[0])
     g_log_p = _NLL_LOSS_BACKWARD(g.reshape(()), log_p, targets, None, 1, -100, total)
     return (_log_softmax_backward(g_log_p, log_p, 1, log_p.dtype),)
 
