@@ -34,4 +34,5 @@ class Gradients:
         self._grads = {k: v.to(devices[k]) if devices[k] != "cpu" else v for k, v in state["grads"].items()}
 
     def __repr__(self) -> str:
-        return f"Gradients({len(self._grads)} tensors)"
+        n = len(self._grads)
+        return f"Gradients({n} tensor{'' if n == 1 else 's'})"
