@@ -29,6 +29,18 @@ OUTPUT = Path(os.environ.get("BURN_TORCH_EXAMPLES_OUTPUT") or Path(__file__).res
 DISAGREE = "burn_torch and PyTorch disagree"
 
 
+def spirals(per_class: int, classes: int = 3, seed: int = 0) -> tuple[torch.Tensor, torch.Tensor]:
+    """Points on `classes` interleaved noisy spiral arms in the plane, and their arm index."""
+    gen = torch.Generator().manual_seed(seed)
+    radius = torch.linspace(0.0, 1.0, per_class)
+    points, labels = [], []
+    for c in range(classes):
+        angle = c * 2 * math.pi / classes + 4 * radius + 0.2 * torch.randn(per_class, generator=gen)
+        points.append(torch.stack([radius * angle.cos(), radius * angle.sin()], 1))
+        labels.append(torch.full((per_class,), c))
+    return torch.cat(points), torch.cat(labels)
+
+
 def output_path(name: str) -> Path:
     """``OUTPUT / name``, its folder created."""
     path = OUTPUT / name

@@ -16,7 +16,6 @@ of a single-process run on the full batches (computed here, on every rank, for c
 Across machines, run the same command on each with `--nnodes=M --node-rank=I
 --rdzv-endpoint=HOST:PORT` (gloo on CPU, NCCL when CUDA is available).
 """
-import math
 
 import torch
 
@@ -24,20 +23,10 @@ from burn_torch import Device, Tensor, distributed as dist, nn
 from burn_torch.module import Module
 from burn_torch.optim import GradientsParams, MomentumConfig, SgdConfig
 
+from _side_by_side import spirals
+
 STEPS, BATCH, LR, EVERY = 60, 48, 0.1, 15
 TOL = 1e-5
-
-
-def spirals(per_class: int = 96, classes: int = 3, seed: int = 0) -> tuple[torch.Tensor, torch.Tensor]:
-    """Points on `classes` interleaved noisy spiral arms in the plane, and their arm index."""
-    gen = torch.Generator().manual_seed(seed)
-    radius = torch.linspace(0.0, 1.0, per_class)
-    points, labels = [], []
-    for c in range(classes):
-        angle = c * 2 * math.pi / classes + 4 * radius + 0.2 * torch.randn(per_class, generator=gen)
-        points.append(torch.stack([radius * angle.cos(), radius * angle.sin()], 1))
-        labels.append(torch.full((per_class,), c))
-    return torch.cat(points), torch.cat(labels)
 
 
 class Mlp(Module):
@@ -88,7 +77,7 @@ def main() -> None:
     rank, world = dist.rank(), dist.world_size()
     if BATCH % world:
         raise SystemExit(f"the batch of {BATCH} does not split into {world} equal shares")
-    x, y = spirals()
+    x, y = spirals(96)
     device.seed(0)
     model = dist.broadcast_module(Mlp(device).train())
     reference_start = model

@@ -21,25 +21,13 @@ from burn_torch.compat import load_torch_state_dict, to_torch_state_dict
 from burn_torch.module import Module
 from burn_torch.optim import GradientsParams, MomentumConfig, SgdConfig
 
-from _side_by_side import Agreement, compare_table, heading, output_path, show_image
+from _side_by_side import Agreement, compare_table, heading, output_path, show_image, spirals
 
 STEPS, EVERY, LR = 300, 50, 0.1
 TOL = 1e-5
 
 
-def spirals(per_class: int = 100, classes: int = 3, seed: int = 0) -> tuple[torch.Tensor, torch.Tensor]:
-    """Points on `classes` interleaved noisy spiral arms in the plane, and their arm index."""
-    gen = torch.Generator().manual_seed(seed)
-    radius = torch.linspace(0.0, 1.0, per_class)
-    points, labels = [], []
-    for c in range(classes):
-        angle = c * 2 * math.pi / classes + 4 * radius + 0.2 * torch.randn(per_class, generator=gen)
-        points.append(torch.stack([radius * angle.cos(), radius * angle.sin()], 1))
-        labels.append(torch.full((per_class,), c))
-    return torch.cat(points), torch.cat(labels)
-
-
-x_data, y_data = spirals()
+x_data, y_data = spirals(100)
 
 # %% [markdown]
 # ## The model on both sides
