@@ -15,7 +15,7 @@ import torch
 import torch.nn.functional as F
 
 from burn_torch import Device, Tensor, nn
-from burn_torch import module_ops as M
+from burn_torch import module_ops
 from burn_torch.activation import relu
 
 from _harness import main, run
@@ -24,7 +24,7 @@ from _harness import main, run
 SIZES = [(8, 3, 16, 8), (32, 3, 32, 16), (64, 3, 32, 32)]
 CLASSES = 10
 LOSS = nn.CrossEntropyLossConfig().init(Device.cpu())
-CONV = M.ConvOptions(stride=[1, 1], padding=[1, 1], dilation=[1, 1], groups=1)
+CONV = module_ops.ConvOptions(stride=[1, 1], padding=[1, 1], dilation=[1, 1], groups=1)
 
 
 def make_params(C: int, S: int, K: int, seed: int = 0):
@@ -52,9 +52,9 @@ def torch_step(x, labels, params):
 def burn_step(x, labels, params):
     """``labels``: Int ``[B]``."""
     w1, b1, w2, b2, wl, bl = params
-    h = M.max_pool2d(relu(M.conv2d(x, w1, b1, CONV)), [2, 2], [2, 2], [0, 0], [1, 1])
-    h = M.max_pool2d(relu(M.conv2d(h, w2, b2, CONV)), [2, 2], [2, 2], [0, 0], [1, 1])
-    logits = M.linear(h.flatten(1, 3), wl, bl)
+    h = module_ops.max_pool2d(relu(module_ops.conv2d(x, w1, b1, CONV)), [2, 2], [2, 2], [0, 0], [1, 1])
+    h = module_ops.max_pool2d(relu(module_ops.conv2d(h, w2, b2, CONV)), [2, 2], [2, 2], [0, 0], [1, 1])
+    logits = module_ops.linear(h.flatten(1, 3), wl, bl)
     grads = LOSS.forward(logits, labels).backward()
     return [p.grad(grads) for p in params]
 

@@ -19,7 +19,7 @@ import torch
 import torch.nn.functional as F
 
 from burn_torch import Device, Tensor, nn
-from burn_torch import module_ops as M
+from burn_torch import module_ops
 from burn_torch.activation import gelu
 
 from _harness import main, run
@@ -77,12 +77,12 @@ def burn_step(x, labels, params, H: int):
     wq, bq, wk, bk, wv, bv, wo, bo, w1, b1, w2, b2, wh, bh = params
     B, L, D = x.dims()
     h = burn_layer_norm(x)
-    q, k, v = (M.linear(h, w, b).reshape([B, L, H, D // H]).swap_dims(1, 2)
+    q, k, v = (module_ops.linear(h, w, b).reshape([B, L, H, D // H]).swap_dims(1, 2)
                for w, b in ((wq, bq), (wk, bk), (wv, bv)))
-    a = M.attention(q, k, v).swap_dims(1, 2).reshape([B, L, D])
-    x = x + M.linear(a, wo, bo)
-    x = x + M.linear(gelu(M.linear(burn_layer_norm(x), w1, b1)), w2, b2)
-    logits = M.linear(x, wh, bh).reshape([B * L, -1])
+    a = module_ops.attention(q, k, v).swap_dims(1, 2).reshape([B, L, D])
+    x = x + module_ops.linear(a, wo, bo)
+    x = x + module_ops.linear(gelu(module_ops.linear(burn_layer_norm(x), w1, b1)), w2, b2)
+    logits = module_ops.linear(x, wh, bh).reshape([B * L, -1])
     grads = LOSS.forward(logits, labels).backward()
     return [p.grad(grads) for p in params]
 

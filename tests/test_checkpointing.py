@@ -20,7 +20,7 @@ import torch
 from burn_torch import GraphConsumedError, Tensor
 from burn_torch.activation import gelu, relu, softmax
 from burn_torch.autodiff.checkpoint import Checkpoint
-from burn_torch.autodiff.record import apply1, apply2
+from burn_torch.autodiff.recorder import apply1, apply2
 from burn_torch.memory import graph_bytes, track
 from burn_torch.module_ops import (ConvOptions, attention, avg_pool2d, conv2d, embedding, linear,
                                    max_pool2d)

@@ -275,10 +275,10 @@ def test_readme_starts_with_the_two_commands():
 def test_readme_layout_paths_exist():
     text = README.read_text(encoding="utf-8")
     for rel in ("src/burn_torch/tensor.py", "src/burn_torch/autodiff/graph.py",
-                "src/burn_torch/autodiff/record.py", "src/burn_torch/autodiff/engine.py",
+                "src/burn_torch/autodiff/recorder.py", "src/burn_torch/autodiff/engine.py",
                 "src/burn_torch/autodiff/gradients.py", "src/burn_torch/ops/table.py",
                 "benchmarks/mlp_step.py", "examples/quickstart.py"):
         assert (ROOT / rel).exists(), rel
-    for mentioned in ("tensor.py", "graph.py", "record.py", "engine.py", "gradients.py",
+    for mentioned in ("tensor.py", "graph.py", "recorder.py", "engine.py", "gradients.py",
                       "benchmarks/", "tests/", "examples/"):
         assert mentioned in text

@@ -14,13 +14,13 @@ import torch
 from hypothesis import given, settings
 
 from burn_torch import Device, DType, Tensor, activation
-from burn_torch.autodiff import record
-from burn_torch.autodiff.record import apply1, apply2
+from burn_torch.autodiff import recorder
+from burn_torch.autodiff.recorder import apply1, apply2
 from burn_torch.ops import OPS
 from burn_torch.ops.table import MEMORY, defop, save_input, save_inputs
 from burn_torch.testing import (Const, assert_grads_match_torch, check_grads_numerically, covered_ops,
                                 covers, torch_oracle_mode)
-from burn_torch.testing import strategies as S
+from burn_torch.testing import strategies
 
 AD = Device.cpu().autodiff()
 X = np.random.default_rng(0).standard_normal((3, 4))
@@ -207,13 +207,13 @@ def test_throwaway_ops_leave_the_table():
 
 
 # -- oracle mode leaves no trace ----------------------------------------------------------------
-ORIGINAL_SWITCH = record._set_grad
+ORIGINAL_SWITCH = recorder._set_grad
 ORIGINAL_METHODS = {name: Tensor.__dict__[name]
                     for name in ("detach", "without_autodiff", "set_require_grad")}
 
 
 def assert_normal_mode():
-    assert record._set_grad is ORIGINAL_SWITCH is torch._C._set_grad_enabled
+    assert recorder._set_grad is ORIGINAL_SWITCH is torch._C._set_grad_enabled
     assert {name: Tensor.__dict__[name] for name in ORIGINAL_METHODS} == ORIGINAL_METHODS
 
 
@@ -221,7 +221,7 @@ def test_oracle_mode_runs_kernels_under_torch_autograd():
     x = Tensor.from_data(torch.tensor([1.0, 2.0], requires_grad=True), AD)
     with torch.no_grad(), torch_oracle_mode():
         y = x.to_torch().requires_grad_(True)
-        out = record.wrap(y, x.gradient_checkpointing_strategy()).exp()
+        out = recorder.wrap(y, x.gradient_checkpointing_strategy()).exp()
     assert out.to_torch().grad_fn is not None
 
 
@@ -271,7 +271,7 @@ def test_covers_needs_op_names():
 
 # -- strategies -------------------------------------------------------------------------------
 @settings(max_examples=30, deadline=None)
-@given(a=S.float_arrays(S.shapes(), -2.0, 2.0, avoid=0.0, margin=0.5, distinct=True))
+@given(a=strategies.float_arrays(strategies.shapes(), -2.0, 2.0, avoid=0.0, margin=0.5, distinct=True))
 def test_float_arrays_avoid_values_and_have_no_ties(a):
     assert ((np.abs(a) >= 0.5) & (a >= -2.0) & (a < 2.0)).all()
     assert len(np.unique(a)) == a.size
@@ -279,23 +279,23 @@ def test_float_arrays_avoid_values_and_have_no_ties(a):
 
 def test_float_arrays_without_room_left_is_a_value_error():
     with pytest.raises(ValueError, match="no values left"):
-        S.float_arrays((2,), 0.0, 1.0, avoid=0.5, margin=1.0)
+        strategies.float_arrays((2,), 0.0, 1.0, avoid=0.5, margin=1.0)
 
 
 @settings(max_examples=30, deadline=None)
-@given(data=S.st.data(), shape=S.shapes(2, 3))
+@given(data=strategies.st.data(), shape=strategies.shapes(2, 3))
 def test_index_arrays_and_masks_fit_their_shapes(data, shape):
-    dim = data.draw(S.dims(len(shape)))
-    gather = data.draw(S.index_arrays(shape, dim))
-    select = data.draw(S.index_arrays(shape, dim, mode="select"))
+    dim = data.draw(strategies.dims(len(shape)))
+    gather = data.draw(strategies.index_arrays(shape, dim))
+    select = data.draw(strategies.index_arrays(shape, dim, mode="select"))
     assert gather.shape[:dim % len(shape)] == shape[:dim % len(shape)]
     assert gather.dtype == np.int64 and 0 <= gather.min() and gather.max() < shape[dim]
     assert select.ndim == 1 and select.max() < shape[dim]
-    assert data.draw(S.masks(shape)).shape == shape
+    assert data.draw(strategies.masks(shape)).shape == shape
 
 
 @settings(max_examples=30, deadline=None)
-@given(pair=S.broadcastable_pairs())
+@given(pair=strategies.broadcastable_pairs())
 def test_broadcastable_pairs_broadcast(pair):
     a, b = pair
     assert len(a) == len(b)

@@ -1,11 +1,14 @@
 """burn_torch: Burn's autodiff semantics on torch storage and kernels.
 
 Start with ``Device.cpu().autodiff()``, ``Tensor.from_data(..., device).require_grad()``,
-``grads = loss.backward()`` and ``x.grad(grads)``. See API.md for the contract.
+``grads = loss.backward()`` and ``x.grad(grads)``. See the README for the guide.
 """
-from . import activation, distributed, loss, memory, module, module_ops, nn, optim, signal
+import sys as _sys
+
+from .functional import activation, loss, module_ops, signal
+from . import distributed, interop, memory, module, nn, optim
 from .autodiff.gradients import Gradients
-from .data import TensorData
+from .tensor_data import TensorData
 from .device import Device, GradientCheckpointingStrategy
 from .distribution import Distribution
 from .distributed import DistributedError
@@ -15,16 +18,22 @@ from .errors import (AutodiffDisabledError, AutodiffError, GradientAutodiffError
                      UnsupportedAutodiffFeatureError)
 from .ops.index import IndexingUpdateOp
 from .quantization import QuantScheme, QuantizedTensor
-from .shape import Shape
+from .tensor_shape import Shape
 from .tensor import Tensor
 
 __all__ = [
     "Tensor", "Gradients", "Device", "GradientCheckpointingStrategy", "Distribution", "DType",
     "Float", "Int", "Bool", "Kind", "TensorData", "Shape", "QuantScheme", "QuantizedTensor",
     "IndexingUpdateOp",
-    "activation", "distributed", "loss", "memory", "module", "module_ops", "nn", "optim", "signal",
+    "activation", "distributed", "interop", "loss", "memory", "module", "module_ops", "nn", "optim",
+    "signal",
     "AutodiffError", "AutodiffDisabledError", "NotTrackedError", "GraphConsumedError",
     "NonLeafRequireGradError", "StrategyMismatchError", "GradientAutodiffError",
     "UnsupportedAutodiffFeatureError", "DistributedError",
 ]
 __version__ = "0.1.0"
+
+# The functional modules keep their documented import paths (``import burn_torch.activation``).
+for _m in (activation, loss, module_ops, signal):
+    _sys.modules[f"{__name__}.{_m.__name__.rsplit('.', 1)[1]}"] = _m
+del _m

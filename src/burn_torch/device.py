@@ -1,26 +1,12 @@
 """Devices: a torch device plus the autodiff context that tensors created on it inherit."""
 from __future__ import annotations
 
-import enum
 import threading
 
 import torch
 
+from .autodiff.strategy import GradientCheckpointingStrategy
 from .errors import AutodiffDisabledError
-
-
-class GradientCheckpointingStrategy(enum.Enum):
-    """Burn's checkpointing strategies.
-
-    ``DISABLED`` keeps every output a backward rule needs. ``BALANCED`` recomputes the outputs of
-    memory-bound operations during backward instead of keeping them.
-    """
-
-    DISABLED = "disabled"
-    BALANCED = "balanced"
-
-    def __repr__(self) -> str:
-        return f"GradientCheckpointingStrategy.{self.name}"
 
 
 class Device:

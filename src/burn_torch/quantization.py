@@ -11,7 +11,7 @@ import enum
 
 import torch
 
-from .autodiff.record import wrap
+from .autodiff.recorder import wrap
 from .device import GradientCheckpointingStrategy
 from .methods.base import require_float
 from .tensor import Tensor, _check_device

@@ -5,7 +5,7 @@ A tensor is three things: ``_data``, the torch storage (never ``requires_grad``,
 otherwise its :class:`GradientCheckpointingStrategy`); and ``_node``, its place in the recorded
 graph (``None`` when it is not tracked). Its kind (Float, Int, Bool) follows from the storage
 dtype. Every op goes through the op table (``burn_torch.ops``) and the recorder
-(``burn_torch.autodiff.record``).
+(``burn_torch.autodiff.recorder``).
 """
 from __future__ import annotations
 
@@ -14,12 +14,12 @@ from typing import Sequence
 import numpy as np
 import torch
 
-from .autodiff import record
+from .autodiff import recorder
 from .autodiff.engine import run_backward
 from .autodiff.gradients import Gradients
 from .autodiff.graph import GRAD, new_leaf
-from .autodiff.record import apply1, wrap
-from .data import TensorData, as_torch
+from .autodiff.recorder import apply1, wrap
+from .tensor_data import TensorData, as_torch
 from .device import Device, GradientCheckpointingStrategy, generator
 from .distributed.leaf import DistributedLeaf
 from .distributed.leaf import mark as _mark_distributed
@@ -33,8 +33,8 @@ from .methods.compare import CompareMethods
 from .methods.index import IndexMethods
 from .methods.reduce import ReduceMethods
 from .methods.shape import ShapeMethods
-from .ops import convert as V
-from .shape import Shape
+from .ops import convert as convert_ops
+from .tensor_shape import Shape
 
 
 def _check_device(device) -> Device:
@@ -366,7 +366,7 @@ class Tensor(ArithmeticMethods, ReduceMethods, ShapeMethods, IndexMethods, Compa
         target = _check_device(device)._torch
         if self._node is None:
             return wrap(self._data.to(target), self._ctx)
-        return apply1(V.TO_DEVICE, self, (target, self._data.device))
+        return apply1(convert_ops.TO_DEVICE, self, (target, self._data.device))
 
     # ========================================================================= backward ====
     def backward(self, *args, **kwargs) -> Gradients:
@@ -473,7 +473,7 @@ class Tensor(ArithmeticMethods, ReduceMethods, ShapeMethods, IndexMethods, Compa
         if target is self._data.dtype:
             return self
         if target.is_floating_point and self._data.is_floating_point():
-            return apply1(V.CAST, self, (target,))
+            return apply1(convert_ops.CAST, self, (target,))
         return wrap(self._data.to(target), self._ctx)
 
     def float(self) -> "Tensor":
@@ -504,4 +504,4 @@ class Tensor(ArithmeticMethods, ReduceMethods, ShapeMethods, IndexMethods, Compa
         return self
 
 
-record.bind_tensor_class(Tensor)
+recorder.bind_tensor_class(Tensor)

@@ -1,2 +1,2 @@
-"""The autodiff engine: graph nodes (``graph``), recording (``record``), backward (``engine``)
+"""The autodiff engine: graph nodes (``graph``), recording (``recorder``), backward (``engine``)
 and the ``Gradients`` container (``gradients``)."""

@@ -1,6 +1,6 @@
 """BALANCED gradient checkpointing: memory-bound outputs are recomputed in backward, not kept.
 
-Recording (:func:`record`, the BALANCED counterpart of ``record.apply1/apply2/applyn``) sorts
+Recording (:func:`record`, the BALANCED counterpart of ``recorder.apply1/apply2/applyn``) sorts
 every step into one of two kinds, from its op-table entry alone:
 
 * *recomputable*: a memory-bound op whose parents are all tracked. Its node keeps a
@@ -32,7 +32,7 @@ from __future__ import annotations
 import torch
 
 from ..ops.table import MEMORY
-from . import record as _record
+from . import recorder as _recorder
 from .graph import GRAD_IN_BACKWARD, Node
 
 _Tensor = torch.Tensor
@@ -144,16 +144,16 @@ def _replay_attrs(attrs, rng):
 def record(op, tensors, attrs, ctx, packed: bool):
     """Applies ``op`` to ``tensors`` under BALANCED; returns the result tensor.
 
-    ``packed``: the forward takes the input storages as one tuple (as ``record.applyn``). Same
-    contract and errors as ``record.apply1/apply2/applyn``; only what the node keeps differs.
+    ``packed``: the forward takes the input storages as one tuple (as ``recorder.applyn``). Same
+    contract and errors as ``recorder.apply1/apply2/applyn``; only what the node keeps differs.
     """
     datas = tuple([t._data for t in tensors])
     parents = tuple([t._node for t in tensors])
     if op.backward is None or parents.count(None) == len(parents):
-        return _record.wrap(_record.run(op, (datas,) if packed else datas, *attrs), ctx)
+        return _recorder.wrap(_recorder.run(op, (datas,) if packed else datas, *attrs), ctx)
     recomputable = op.bound is MEMORY and None not in parents
     rng = _rng_states(attrs) if recomputable and attrs else None
-    out = _record.run(op, (datas,) if packed else datas, *attrs)
+    out = _recorder.run(op, (datas,) if packed else datas, *attrs)
     node = Node(GRAD_IN_BACKWARD, op, parents, None, attrs, out.shape, out.dtype)
     saved = op.save(datas, out, parents)
     sources = [(d, p if _recomputable(p) else None) for d, p in zip(datas, parents)]
@@ -169,7 +169,7 @@ def record(op, tensors, attrs, ctx, packed: bool):
         node.saved = Checkpoint(saved, tuple(refs), None, packed, None)
     else:
         node.saved = saved
-    return _record.wrap(out, ctx, node)
+    return _recorder.wrap(out, ctx, node)
 
 
 def _needed_parents(node) -> list:
@@ -264,7 +264,7 @@ class Recomputer:
             stack.pop()
             datas = tuple(d if d is not None else values[p] for d, p in zip(ck.inputs, node.parents))
             attrs = node.attrs if ck.rng is None else _replay_attrs(node.attrs, ck.rng)
-            values[node] = _record.run(node.op, (datas,) if ck.packed else datas, *attrs)
+            values[node] = _recorder.run(node.op, (datas,) if ck.packed else datas, *attrs)
             for d, p, v in zip(ck.inputs, node.parents, datas):
                 if d is None:
                     self._done(p, v)

@@ -14,11 +14,11 @@ all-reduces with the rest of backward (see ``sync``)::
         model = optim.step(lr, model, GradientsParams.from_grads(grads, model)).distributed()
 
 ``init``/``shutdown``/``rank``/``world_size``/``local_rank``/``barrier``: the process group
-(``process``); ``shard``/``ShardSampler``: splitting data (``data``); ``broadcast_module``:
+(``process``); ``shard``/``ShardSampler``: splitting data (``sharding``); ``broadcast_module``:
 equal replicas (``replica``); ``Tensor.set_distributed`` / ``Module.distributed()``: marking
 (``leaf``). Misuse raises :class:`DistributedError`, an ``AutodiffError``.
 """
-from .data import ShardSampler, shard
+from .sharding import ShardSampler, shard
 from .leaf import DistributedError
 from .process import barrier, init, is_initialized, local_rank, rank, shutdown, world_size
 from .replica import broadcast_module

@@ -16,7 +16,7 @@ import weakref
 import torch
 
 from ..autodiff.graph import Node
-from ..autodiff.record import wrap
+from ..autodiff.recorder import wrap
 from ..errors import AutodiffError
 
 registry: "weakref.WeakValueDictionary" = weakref.WeakValueDictionary()  # ParamId -> DistributedLeaf

@@ -4,7 +4,7 @@ from __future__ import annotations
 import torch
 import torch.distributed as dist
 
-from ..autodiff.record import wrap
+from ..autodiff.recorder import wrap
 from .leaf import carry_mark
 from .process import collective_device, is_initialized
 from .sync import agree, failure, signature

@@ -5,16 +5,17 @@ from typing import TYPE_CHECKING
 
 import torch
 
-from ..autodiff.record import apply1, apply2
-from ..ops import elementwise as E
-from ..ops import linalg as L
+from ..autodiff.recorder import apply1, apply2
+from ..ops import elementwise as elementwise_ops
+from ..ops import linalg as linalg_ops
 from .base import (TensorBase, binary, float_binary, float_unary, operator, require_float_pair,
                    scalar)
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
 
-_ADD, _SUB, _MUL, _DIV, _MATMUL = E.ADD, E.SUB, E.MUL, E.DIV, L.MATMUL
+_ADD, _SUB, _MUL = elementwise_ops.ADD, elementwise_ops.SUB, elementwise_ops.MUL
+_DIV, _MATMUL = elementwise_ops.DIV, linalg_ops.MATMUL
 
 
 class ArithmeticMethods(TensorBase):
@@ -23,80 +24,80 @@ class ArithmeticMethods(TensorBase):
     # ======================================================================== arithmetic ====
     def add(self, other: "Tensor") -> "Tensor":
         """Elementwise ``self + other`` with broadcasting."""
-        return binary(E.ADD, self, other)
+        return binary(elementwise_ops.ADD, self, other)
 
     def sub(self, other: "Tensor") -> "Tensor":
         """Elementwise ``self - other`` with broadcasting."""
-        return binary(E.SUB, self, other)
+        return binary(elementwise_ops.SUB, self, other)
 
     def mul(self, other: "Tensor") -> "Tensor":
         """Elementwise ``self * other`` with broadcasting."""
-        return binary(E.MUL, self, other)
+        return binary(elementwise_ops.MUL, self, other)
 
     def div(self, other: "Tensor") -> "Tensor":
         """Elementwise ``self / other``; integer (truncating) division for Int tensors."""
-        return binary(E.DIV, self, other)
+        return binary(elementwise_ops.DIV, self, other)
 
     def remainder(self, other: "Tensor") -> "Tensor":
         """Elementwise remainder with the sign of the divisor (``torch.remainder``)."""
-        return binary(E.REMAINDER, self, other)
+        return binary(elementwise_ops.REMAINDER, self, other)
 
     def add_scalar(self, value) -> "Tensor":
-        return scalar(E.ADD_SCALAR, self, value)
+        return scalar(elementwise_ops.ADD_SCALAR, self, value)
 
     def sub_scalar(self, value) -> "Tensor":
-        return scalar(E.SUB_SCALAR, self, value)
+        return scalar(elementwise_ops.SUB_SCALAR, self, value)
 
     def mul_scalar(self, value) -> "Tensor":
-        return scalar(E.MUL_SCALAR, self, value)
+        return scalar(elementwise_ops.MUL_SCALAR, self, value)
 
     def div_scalar(self, value) -> "Tensor":
         """``self / value``; integer (truncating) division for Int tensors."""
-        return scalar(E.DIV_SCALAR, self, value)
+        return scalar(elementwise_ops.DIV_SCALAR, self, value)
 
     def remainder_scalar(self, value) -> "Tensor":
-        return scalar(E.REMAINDER_SCALAR, self, value)
+        return scalar(elementwise_ops.REMAINDER_SCALAR, self, value)
 
     def neg(self) -> "Tensor":
-        return apply1(E.NEG, self)
+        return apply1(elementwise_ops.NEG, self)
 
     def __add__(self, other):
         if other.__class__ is self.__class__ and self._data.dtype is other._data.dtype:
             return apply2(_ADD, self, other)
-        return operator(E.ADD, E.ADD_SCALAR, self, other)
+        return operator(elementwise_ops.ADD, elementwise_ops.ADD_SCALAR, self, other)
 
     def __radd__(self, other):
-        return operator(E.ADD, E.ADD_SCALAR, self, other)
+        return operator(elementwise_ops.ADD, elementwise_ops.ADD_SCALAR, self, other)
 
     def __sub__(self, other):
         if other.__class__ is self.__class__ and self._data.dtype is other._data.dtype:
             return apply2(_SUB, self, other)
-        return operator(E.SUB, E.SUB_SCALAR, self, other)
+        return operator(elementwise_ops.SUB, elementwise_ops.SUB_SCALAR, self, other)
 
     def __rsub__(self, other):
-        return operator(None, E.RSUB_SCALAR, self, other)
+        return operator(None, elementwise_ops.RSUB_SCALAR, self, other)
 
     def __mul__(self, other):
         if other.__class__ is self.__class__ and self._data.dtype is other._data.dtype:
             return apply2(_MUL, self, other)
-        return operator(E.MUL, E.MUL_SCALAR, self, other)
+        return operator(elementwise_ops.MUL, elementwise_ops.MUL_SCALAR, self, other)
 
     def __rmul__(self, other):
-        return operator(E.MUL, E.MUL_SCALAR, self, other)
+        return operator(elementwise_ops.MUL, elementwise_ops.MUL_SCALAR, self, other)
 
     def __truediv__(self, other):
         if other.__class__ is self.__class__ and self._data.dtype is other._data.dtype:
             return apply2(_DIV, self, other)
-        return operator(E.DIV, E.DIV_SCALAR, self, other)
+        return operator(elementwise_ops.DIV, elementwise_ops.DIV_SCALAR, self, other)
 
     def __rtruediv__(self, other):
-        return operator(None, E.RDIV_SCALAR, self, other)
+        return operator(None, elementwise_ops.RDIV_SCALAR, self, other)
 
     def __mod__(self, other):
-        return operator(E.REMAINDER, E.REMAINDER_SCALAR, self, other)
+        return operator(elementwise_ops.REMAINDER, elementwise_ops.REMAINDER_SCALAR, self, other)
 
     def __neg__(self):
-        return apply1(E.NEG, self)
+        return apply1(elementwise_ops.NEG, self)
 
     def __matmul__(self, other):
         if other.__class__ is self.__class__ and self._data.dtype is other._data.dtype \
@@ -106,61 +107,61 @@ class ArithmeticMethods(TensorBase):
 
     # ======================================================================== float math ====
     def exp(self) -> "Tensor":
-        return float_unary(E.EXP, self)
+        return float_unary(elementwise_ops.EXP, self)
 
     def log(self) -> "Tensor":
-        return float_unary(E.LOG, self)
+        return float_unary(elementwise_ops.LOG, self)
 
     def log1p(self) -> "Tensor":
-        return float_unary(E.LOG1P, self)
+        return float_unary(elementwise_ops.LOG1P, self)
 
     def sqrt(self) -> "Tensor":
-        return float_unary(E.SQRT, self)
+        return float_unary(elementwise_ops.SQRT, self)
 
     def abs(self) -> "Tensor":
-        return apply1(E.ABS, self)
+        return apply1(elementwise_ops.ABS, self)
 
     def recip(self) -> "Tensor":
-        return float_unary(E.RECIP, self)
+        return float_unary(elementwise_ops.RECIP, self)
 
     def square(self) -> "Tensor":
-        return apply1(E.SQUARE, self)
+        return apply1(elementwise_ops.SQUARE, self)
 
     def sin(self) -> "Tensor":
-        return float_unary(E.SIN, self)
+        return float_unary(elementwise_ops.SIN, self)
 
     def cos(self) -> "Tensor":
-        return float_unary(E.COS, self)
+        return float_unary(elementwise_ops.COS, self)
 
     def tanh(self) -> "Tensor":
-        return float_unary(E.TANH, self)
+        return float_unary(elementwise_ops.TANH, self)
 
     def erf(self) -> "Tensor":
-        return float_unary(E.ERF, self)
+        return float_unary(elementwise_ops.ERF, self)
 
     def powf(self, other: "Tensor") -> "Tensor":
         """Elementwise ``self ** other`` for float tensors, differentiable in both."""
-        return binary(E.POWF, self, other)
+        return binary(elementwise_ops.POWF, self, other)
 
     def powf_scalar(self, exponent: float) -> "Tensor":
-        return apply1(E.POWF_SCALAR, self, (float(exponent),))
+        return apply1(elementwise_ops.POWF_SCALAR, self, (float(exponent),))
 
     def powi_scalar(self, exponent: int) -> "Tensor":
         if not isinstance(exponent, int) or isinstance(exponent, bool):
             raise TypeError(f"powi_scalar needs an int exponent, got {exponent!r}")
-        return apply1(E.POWI_SCALAR, self, (exponent,))
+        return apply1(elementwise_ops.POWI_SCALAR, self, (exponent,))
 
     def clamp(self, min, max) -> "Tensor":
         """Elementwise clamp to [min, max]; the gradient passes only inside the range (inclusive)."""
         if min is not None and max is not None and min > max:
             raise ValueError(f"clamp: min {min} is greater than max {max}")
-        return apply1(E.CLAMP, self, (min, max))
+        return apply1(elementwise_ops.CLAMP, self, (min, max))
 
     def clamp_min(self, min) -> "Tensor":
-        return apply1(E.CLAMP, self, (min, None))
+        return apply1(elementwise_ops.CLAMP, self, (min, None))
 
     def clamp_max(self, max) -> "Tensor":
-        return apply1(E.CLAMP, self, (None, max))
+        return apply1(elementwise_ops.CLAMP, self, (None, max))
 
     def matmul(self, other: "Tensor") -> "Tensor":
         """Batched matrix product over the last two dims; leading dims broadcast."""
@@ -168,55 +169,55 @@ class ArithmeticMethods(TensorBase):
             raise TypeError(f"matmul: expected a Tensor, got {type(other).__name__}")
         if self._data.dim() < 2 or other._data.dim() < 2:
             raise ValueError(f"matmul needs tensors of rank >= 2, got shapes {self.dims()} and {other.dims()}")
-        return binary(L.MATMUL, self, other)
+        return binary(linalg_ops.MATMUL, self, other)
 
     # ================================================== more float math (Burn's float API) ====
     def tan(self) -> "Tensor":
-        return float_unary(E.TAN, self)
+        return float_unary(elementwise_ops.TAN, self)
 
     def sinh(self) -> "Tensor":
-        return float_unary(E.SINH, self)
+        return float_unary(elementwise_ops.SINH, self)
 
     def cosh(self) -> "Tensor":
-        return float_unary(E.COSH, self)
+        return float_unary(elementwise_ops.COSH, self)
 
     def asin(self) -> "Tensor":
-        return float_unary(E.ASIN, self)
+        return float_unary(elementwise_ops.ASIN, self)
 
     def acos(self) -> "Tensor":
-        return float_unary(E.ACOS, self)
+        return float_unary(elementwise_ops.ACOS, self)
 
     def atan(self) -> "Tensor":
-        return float_unary(E.ATAN, self)
+        return float_unary(elementwise_ops.ATAN, self)
 
     def asinh(self) -> "Tensor":
-        return float_unary(E.ASINH, self)
+        return float_unary(elementwise_ops.ASINH, self)
 
     def acosh(self) -> "Tensor":
-        return float_unary(E.ACOSH, self)
+        return float_unary(elementwise_ops.ACOSH, self)
 
     def atanh(self) -> "Tensor":
-        return float_unary(E.ATANH, self)
+        return float_unary(elementwise_ops.ATANH, self)
 
     def deg2rad(self) -> "Tensor":
         """Degrees to radians (``self * pi / 180``)."""
-        return float_unary(E.DEG2RAD, self)
+        return float_unary(elementwise_ops.DEG2RAD, self)
 
     def rad2deg(self) -> "Tensor":
         """Radians to degrees (``self * 180 / pi``)."""
-        return float_unary(E.RAD2DEG, self)
+        return float_unary(elementwise_ops.RAD2DEG, self)
 
     def floor(self) -> "Tensor":
         """Elementwise floor; as in Burn, the input gets a zero gradient."""
-        return float_unary(E.FLOOR, self)
+        return float_unary(elementwise_ops.FLOOR, self)
 
     def ceil(self) -> "Tensor":
         """Elementwise ceil; as in Burn, the input gets a zero gradient."""
-        return float_unary(E.CEIL, self)
+        return float_unary(elementwise_ops.CEIL, self)
 
     def round(self) -> "Tensor":
         """Elementwise rounding, halfway cases to even; as in Burn, the input gets a zero gradient."""
-        return float_unary(E.ROUND, self)
+        return float_unary(elementwise_ops.ROUND, self)
 
     def sign(self) -> "Tensor":
         """Elementwise sign (-1, 0 or 1) of a Float or Int tensor; the input gets a zero gradient.
@@ -225,15 +226,15 @@ class ArithmeticMethods(TensorBase):
         """
         if self._data.dtype is torch.bool:
             raise TypeError("sign needs a Float or Int tensor, got Bool")
-        return apply1(E.SIGN, self)
+        return apply1(elementwise_ops.SIGN, self)
 
     def atan2(self, other: "Tensor") -> "Tensor":
         """Elementwise four-quadrant arctangent of ``self / other`` (self is y, other is x)."""
-        return float_binary(E.ATAN2, self, other)
+        return float_binary(elementwise_ops.ATAN2, self, other)
 
     def hypot(self, other: "Tensor") -> "Tensor":
         """Elementwise ``sqrt(self^2 + other^2)``, without intermediate overflow."""
-        return float_binary(E.HYPOT, self, other)
+        return float_binary(elementwise_ops.HYPOT, self, other)
 
     def powi(self, other: "Tensor") -> "Tensor":
         """Elementwise ``self ** other`` with an exponent tensor of the same kind (Burn's ``powi``).
@@ -244,7 +245,7 @@ class ArithmeticMethods(TensorBase):
         """
         if self._data.dtype is torch.bool:
             raise TypeError("powi needs Float or Int tensors, got Bool")
-        return binary(E.POWI, self, other)
+        return binary(elementwise_ops.POWI, self, other)
 
     def cross(self, other: "Tensor", dim: int) -> "Tensor":
         """The 3-vector cross product along ``dim``; other dims broadcast.
@@ -260,4 +261,4 @@ class ArithmeticMethods(TensorBase):
         if self._data.shape[d] != 3 or other._data.shape[d] != 3:
             raise ValueError(f"cross needs size 3 along dim {dim}, got shapes {self.dims()} "
                              f"and {other.dims()}")
-        return apply2(E.CROSS, self, other, (d,))
+        return apply2(elementwise_ops.CROSS, self, other, (d,))

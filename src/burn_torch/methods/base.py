@@ -2,7 +2,7 @@
 
 ``Tensor`` (``burn_torch.tensor``) is assembled from one mixin per op family
 (``arithmetic``, ``reduce``, ``shape``, ``index``, ``compare``); each mixin's methods go through
-the op table (``burn_torch.ops``) and the recorder (``burn_torch.autodiff.record``). The helpers
+the op table (``burn_torch.ops``) and the recorder (``burn_torch.autodiff.recorder``). The helpers
 here raise TypeError/ValueError before anything is recorded.
 """
 from __future__ import annotations
@@ -11,7 +11,7 @@ import numbers
 from typing import TYPE_CHECKING
 
 
-from ..autodiff.record import apply1, apply2
+from ..autodiff.recorder import apply1, apply2
 from ..dtype import kind_of
 
 if TYPE_CHECKING:

@@ -5,8 +5,8 @@ from typing import TYPE_CHECKING
 
 import torch
 
-from ..autodiff.record import apply1, apply2
-from ..ops import compare as C
+from ..autodiff.recorder import apply1, apply2
+from ..ops import compare as compare_ops
 from .base import TensorBase, binary, float_binary, float_unary, scalar
 
 if TYPE_CHECKING:
@@ -19,59 +19,59 @@ class CompareMethods(TensorBase):
 
     # ======================================================================= comparisons ====
     def equal(self, other: "Tensor") -> "Tensor":
-        return binary(C.EQUAL, self, other)
+        return binary(compare_ops.EQUAL, self, other)
 
     def not_equal(self, other: "Tensor") -> "Tensor":
-        return binary(C.NOT_EQUAL, self, other)
+        return binary(compare_ops.NOT_EQUAL, self, other)
 
     def greater(self, other: "Tensor") -> "Tensor":
-        return binary(C.GREATER, self, other)
+        return binary(compare_ops.GREATER, self, other)
 
     def greater_equal(self, other: "Tensor") -> "Tensor":
-        return binary(C.GREATER_EQUAL, self, other)
+        return binary(compare_ops.GREATER_EQUAL, self, other)
 
     def lower(self, other: "Tensor") -> "Tensor":
-        return binary(C.LOWER, self, other)
+        return binary(compare_ops.LOWER, self, other)
 
     def lower_equal(self, other: "Tensor") -> "Tensor":
-        return binary(C.LOWER_EQUAL, self, other)
+        return binary(compare_ops.LOWER_EQUAL, self, other)
 
     def equal_elem(self, value) -> "Tensor":
         """Elementwise ``self == value`` for a scalar of this tensor's kind (TypeError for a float
         on an Int/Bool tensor, as for arithmetic scalars)."""
-        return scalar(C.EQUAL, self, value)
+        return scalar(compare_ops.EQUAL, self, value)
 
     def not_equal_elem(self, value) -> "Tensor":
-        return scalar(C.NOT_EQUAL, self, value)
+        return scalar(compare_ops.NOT_EQUAL, self, value)
 
     def greater_elem(self, value) -> "Tensor":
-        return scalar(C.GREATER, self, value)
+        return scalar(compare_ops.GREATER, self, value)
 
     def greater_equal_elem(self, value) -> "Tensor":
-        return scalar(C.GREATER_EQUAL, self, value)
+        return scalar(compare_ops.GREATER_EQUAL, self, value)
 
     def lower_elem(self, value) -> "Tensor":
-        return scalar(C.LOWER, self, value)
+        return scalar(compare_ops.LOWER, self, value)
 
     def lower_equal_elem(self, value) -> "Tensor":
-        return scalar(C.LOWER_EQUAL, self, value)
+        return scalar(compare_ops.LOWER_EQUAL, self, value)
 
     # ========================================================================= predicates ====
     def is_nan(self) -> "Tensor":
         """Bool: where this Float tensor is NaN. TypeError for Int/Bool tensors."""
-        return float_unary(C.IS_NAN, self)
+        return float_unary(compare_ops.IS_NAN, self)
 
     def is_inf(self) -> "Tensor":
         """Bool: where this Float tensor is +inf or -inf. TypeError for Int/Bool tensors."""
-        return float_unary(C.IS_INF, self)
+        return float_unary(compare_ops.IS_INF, self)
 
     def is_finite(self) -> "Tensor":
         """Bool: where this Float tensor is neither NaN nor infinite. TypeError for Int/Bool."""
-        return float_unary(C.IS_FINITE, self)
+        return float_unary(compare_ops.IS_FINITE, self)
 
     def contains_nan(self) -> "Tensor":
         """Bool of shape ``[1]``: whether any entry of this Float tensor is NaN."""
-        return float_unary(C.CONTAINS_NAN, self)
+        return float_unary(compare_ops.CONTAINS_NAN, self)
 
     def is_close(self, other: "Tensor", rtol: float | None = None,
                  atol: float | None = None) -> "Tensor":
@@ -79,7 +79,7 @@ class CompareMethods(TensorBase):
         Burn's); NaN is never close, equal infinities are. Float tensors only."""
         rtol = 1e-5 if rtol is None else float(rtol)
         atol = 1e-8 if atol is None else float(atol)
-        return float_binary(C.IS_CLOSE, self, other, (rtol, atol))
+        return float_binary(compare_ops.IS_CLOSE, self, other, (rtol, atol))
 
     def all_close(self, other: "Tensor", rtol: float = 1e-5, atol: float = 1e-8) -> bool:
         """Whether all values are close (``torch.allclose``), as a Python bool."""
@@ -88,16 +88,16 @@ class CompareMethods(TensorBase):
     # ========================================================================= Bool logic ====
     def bool_and(self, other: "Tensor") -> "Tensor":
         """Elementwise logical and of two Bool tensors (broadcasting); TypeError otherwise."""
-        return bool_binary(C.BOOL_AND, self, other)
+        return bool_binary(compare_ops.BOOL_AND, self, other)
 
     def bool_or(self, other: "Tensor") -> "Tensor":
         """Elementwise logical or of two Bool tensors (broadcasting); TypeError otherwise."""
-        return bool_binary(C.BOOL_OR, self, other)
+        return bool_binary(compare_ops.BOOL_OR, self, other)
 
     def bool_not(self) -> "Tensor":
         """Elementwise logical not of a Bool tensor; TypeError otherwise."""
         require_bool(self, "bool_not")
-        return apply1(C.BOOL_NOT, self)
+        return apply1(compare_ops.BOOL_NOT, self)
 
 
 def require_bool(x: "Tensor", what: str) -> None:

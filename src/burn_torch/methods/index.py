@@ -6,9 +6,9 @@ from typing import TYPE_CHECKING
 
 import torch
 
-from ..autodiff.record import apply1, apply2, wrap
+from ..autodiff.recorder import apply1, apply2, wrap
 from ..dtype import kind_of
-from ..ops import index as I
+from ..ops import index as index_ops
 from ..ops.index import IndexingUpdateOp
 from .base import TensorBase, same_kind
 
@@ -64,7 +64,7 @@ class IndexMethods(TensorBase):
         idx = as_index_tensor(indices, self, "select")
         if idx.dim() != 1:
             raise ValueError(f"select: indices must have rank 1, got shape {list(idx.shape)}")
-        return apply1(I.SELECT, self, (self._dim(dim), idx))
+        return apply1(index_ops.SELECT, self, (self._dim(dim), idx))
 
     def gather(self, dim: int, indices) -> "Tensor":
         """``out[i][j] = self[indices[i][j]][j]`` (for dim 0); indices have this tensor's rank."""
@@ -72,11 +72,11 @@ class IndexMethods(TensorBase):
         if idx.dim() != self._data.dim():
             raise ValueError(f"gather: indices of shape {list(idx.shape)} must have the rank of "
                              f"the tensor, shape {self.dims()}")
-        return apply1(I.GATHER, self, (self._dim(dim), idx))
+        return apply1(index_ops.GATHER, self, (self._dim(dim), idx))
 
     def mask_fill(self, mask: "Tensor", value) -> "Tensor":
         """``value`` where the Bool ``mask`` is set, else self; no gradient flows to filled entries."""
-        return apply1(I.MASK_FILL, self, (as_mask(mask, "mask_fill"), value))
+        return apply1(index_ops.MASK_FILL, self, (as_mask(mask, "mask_fill"), value))
 
     def mask_where(self, mask: "Tensor", values: "Tensor") -> "Tensor":
         """``values`` where the Bool ``mask`` is set, else self (note: torch.where's order differs)."""
@@ -85,7 +85,7 @@ class IndexMethods(TensorBase):
             raise TypeError("mask_where: values must be a Tensor")
         if values._data.dtype is not self._data.dtype:
             same_kind("mask_where", self, values)
-        return apply2(I.MASK_WHERE, self, values, (m,))
+        return apply2(index_ops.MASK_WHERE, self, values, (m,))
 
     def mask_select(self, mask: "Tensor") -> "Tensor":
         """The entries where the Bool ``mask`` (of this tensor's shape) is set, in row-major order,
@@ -94,7 +94,7 @@ class IndexMethods(TensorBase):
         if m.shape != self._data.shape:
             raise ValueError(f"mask_select: mask of shape {list(m.shape)} for a tensor of shape "
                              f"{self.dims()}")
-        return apply1(I.MASK_SELECT, self, (m,))
+        return apply1(index_ops.MASK_SELECT, self, (m,))
 
     # ================================================================== indexed updates ====
     def select_assign(self, dim: int, indices, values: "Tensor", op: IndexingUpdateOp) -> "Tensor":
@@ -114,7 +114,7 @@ class IndexMethods(TensorBase):
             raise ValueError(f"select_assign: values of shape {values.dims()} for {idx.shape[0]} "
                              f"indices along dim {d} of shape {self.dims()}; expected {expected}")
         check_in_range("select_assign", idx, self._data.shape[d], self._data.shape)
-        return apply2(I.SELECT_ASSIGN[op], self, values, (I.AlongDim(d, idx),))
+        return apply2(index_ops.SELECT_ASSIGN[op], self, values, (index_ops.AlongDim(d, idx),))
 
     def scatter(self, dim: int, indices, values: "Tensor", op: IndexingUpdateOp) -> "Tensor":
         """A copy where each ``values[i...]`` is combined by ``op`` into the entry at the same
@@ -131,7 +131,7 @@ class IndexMethods(TensorBase):
                              f"must have the same shape, equal to the tensor's {shape} except "
                              f"along dim {d}")
         check_in_range("scatter", idx, shape[d], shape)
-        return apply2(I.SCATTER[op], self, values, (I.Elementwise(d, idx),))
+        return apply2(index_ops.SCATTER[op], self, values, (index_ops.Elementwise(d, idx),))
 
     def gather_nd(self, indices) -> "Tensor":
         """The slices ``self[i0, ..., iK-1]`` addressed by the rows of the Int ``indices``
@@ -142,7 +142,7 @@ class IndexMethods(TensorBase):
             raise ValueError(f"gather_nd: indices of shape [{place.k}] address single entries of a "
                              f"rank-{place.k} tensor, which would give a rank-0 result; use indices "
                              f"of shape [1, {place.k}]")
-        return apply1(I.GATHER_ND, self, (place,))
+        return apply1(index_ops.GATHER_ND, self, (place,))
 
     def scatter_nd(self, indices, values: "Tensor", op: IndexingUpdateOp) -> "Tensor":
         """A copy where ``values[m]`` is combined by ``op`` into the slice addressed by row ``m``
@@ -154,7 +154,7 @@ class IndexMethods(TensorBase):
         if values.dims() != expected:
             raise ValueError(f"scatter_nd: values of shape {values.dims()} for indices addressing "
                              f"{place.k} dims of shape {self.dims()}; expected {expected}")
-        return apply2(I.SCATTER_ND[op], self, values, (place,))
+        return apply2(index_ops.SCATTER_ND[op], self, values, (place,))
 
     def _multi_index(self, indices, what: str) -> "I.Multi":
         idx = as_index_tensor(indices, self, what)
@@ -167,7 +167,7 @@ class IndexMethods(TensorBase):
             check_in_range(what, idx[..., j], shape[j], shape)
         strides = torch.tensor([math.prod(shape[j + 1:k]) for j in range(k)], device=idx.device)
         flat = (idx * strides).sum(-1).reshape(-1)
-        return I.Multi(k, flat, idx.shape[:-1])
+        return index_ops.Multi(k, flat, idx.shape[:-1])
 
     # ======================================================== non-differentiable indices ====
     def one_hot(self, num_classes: int) -> "Tensor":
@@ -182,7 +182,7 @@ class IndexMethods(TensorBase):
         if d.numel() and (d.min() < -num_classes or d.max() >= num_classes):
             raise ValueError(f"one_hot: class indices must lie in -{num_classes}..{num_classes}, "
                              f"got values from {d.min().item()} to {d.max().item()}")
-        return apply1(I.ONE_HOT, self, (num_classes,))
+        return apply1(index_ops.ONE_HOT, self, (num_classes,))
 
     def argwhere(self) -> "Tensor":
         """The Int ``[N, rank]`` coordinates of the set entries of this Bool tensor, row-major.
@@ -198,4 +198,4 @@ class IndexMethods(TensorBase):
     def _argwhere(self, what: str) -> "Tensor":
         if self._data.dtype is not torch.bool:
             raise TypeError(f"{what} needs a Bool tensor, got {self.kind}; compare first or call .bool()")
-        return apply1(I.ARGWHERE, self)
+        return apply1(index_ops.ARGWHERE, self)

@@ -14,9 +14,9 @@ from __future__ import annotations
 import numbers
 from typing import TYPE_CHECKING
 
-from ..autodiff.record import apply1, wrap
+from ..autodiff.recorder import apply1, wrap
 from ..dtype import Bool
-from ..ops import reduce as R
+from ..ops import reduce as reduce_ops
 from .base import TensorBase, require_float
 
 if TYPE_CHECKING:
@@ -44,7 +44,7 @@ def _select(op, x: "Tensor", dim: int, indices) -> "tuple[Tensor, Tensor]":
 def _sorted(x: "Tensor", dim: int, descending: bool) -> "tuple[Tensor, Tensor]":
     _not_bool(x, "sort")
     dim = x._dim(dim)
-    return _select(R.SORT, x, dim, R.argsort(x._data, dim, descending))
+    return _select(reduce_ops.SORT, x, dim, reduce_ops.argsort(x._data, dim, descending))
 
 
 class ReduceMethods(TensorBase):
@@ -53,30 +53,30 @@ class ReduceMethods(TensorBase):
     # ==================================================================== sums and products ====
     def sum(self) -> "Tensor":
         """Sum of all elements, shape ``[1]``."""
-        return apply1(R.SUM, self)
+        return apply1(reduce_ops.SUM, self)
 
     def mean(self) -> "Tensor":
         """Mean of all elements, shape ``[1]``."""
-        return apply1(R.MEAN, self)
+        return apply1(reduce_ops.MEAN, self)
 
     def sum_dim(self, dim: int) -> "Tensor":
         """Sum along ``dim``, keeping it with size 1."""
-        return apply1(R.SUM_DIM, self, (self._dim(dim),))
+        return apply1(reduce_ops.SUM_DIM, self, (self._dim(dim),))
 
     def mean_dim(self, dim: int) -> "Tensor":
         """Mean along ``dim``, keeping it with size 1."""
-        return apply1(R.MEAN_DIM, self, (self._dim(dim),))
+        return apply1(reduce_ops.MEAN_DIM, self, (self._dim(dim),))
 
     def prod(self) -> "Tensor":
         """Product of all elements, shape ``[1]`` (1 for an empty tensor); Int keeps its dtype.
         The gradient is exact with zeros: each element gets the product of all the others."""
         _not_bool(self, "prod")
-        return apply1(R.PROD, self)
+        return apply1(reduce_ops.PROD, self)
 
     def prod_dim(self, dim: int) -> "Tensor":
         """Product along ``dim``, keeping it with size 1; gradient as :meth:`prod`."""
         _not_bool(self, "prod_dim")
-        return apply1(R.PROD_DIM, self, (self._dim(dim),))
+        return apply1(reduce_ops.PROD_DIM, self, (self._dim(dim),))
 
     # ============================================================================ extrema ====
     def max(self) -> "Tensor":
@@ -86,27 +86,27 @@ class ReduceMethods(TensorBase):
         the flattened tensor with ``max_dim``); torch's ``max()`` splits it among ties."""
         _not_bool(self, "max")
         _nonempty(self, "max")
-        return apply1(R.MAX, self, (R.flat_argmax(self._data),))
+        return apply1(reduce_ops.MAX, self, (reduce_ops.flat_argmax(self._data),))
 
     def min(self) -> "Tensor":
         """Minimum of all elements, shape ``[1]``; gradient to the first minimum, as :meth:`max`."""
         _not_bool(self, "min")
         _nonempty(self, "min")
-        return apply1(R.MIN, self, (R.flat_argmin(self._data),))
+        return apply1(reduce_ops.MIN, self, (reduce_ops.flat_argmin(self._data),))
 
     def argmax(self, dim: int) -> "Tensor":
         """Int indices of the first maxima along ``dim`` (kept with size 1)."""
         _not_bool(self, "argmax")
         dim = self._dim(dim)
         _nonempty(self, "argmax", dim)
-        return apply1(R.ARGMAX, self, (dim,))
+        return apply1(reduce_ops.ARGMAX, self, (dim,))
 
     def argmin(self, dim: int) -> "Tensor":
         """Int indices of the first minima along ``dim`` (kept with size 1)."""
         _not_bool(self, "argmin")
         dim = self._dim(dim)
         _nonempty(self, "argmin", dim)
-        return apply1(R.ARGMIN, self, (dim,))
+        return apply1(reduce_ops.ARGMIN, self, (dim,))
 
     def max_dim(self, dim: int) -> "Tensor":
         """Maxima along ``dim`` (kept); the gradient goes to the index :meth:`argmax` returns."""
@@ -119,36 +119,36 @@ class ReduceMethods(TensorBase):
     def max_dim_with_indices(self, dim: int) -> "tuple[Tensor, Tensor]":
         """``(maxima, first indices of the maxima)`` along ``dim`` (kept); gradient as :meth:`max_dim`."""
         indices = self.argmax(dim)
-        return apply1(R.MAX_DIM, self, (self._dim(dim), indices._data)), indices
+        return apply1(reduce_ops.MAX_DIM, self, (self._dim(dim), indices._data)), indices
 
     def min_dim_with_indices(self, dim: int) -> "tuple[Tensor, Tensor]":
         """``(minima, first indices of the minima)`` along ``dim`` (kept); gradient as :meth:`min_dim`."""
         indices = self.argmin(dim)
-        return apply1(R.MIN_DIM, self, (self._dim(dim), indices._data)), indices
+        return apply1(reduce_ops.MIN_DIM, self, (self._dim(dim), indices._data)), indices
 
     # ============================================================================== scans ====
     def cumsum(self, dim: int) -> "Tensor":
         """Cumulative sum along ``dim``; Int keeps its dtype."""
         _not_bool(self, "cumsum")
-        return apply1(R.CUMSUM, self, (self._dim(dim),))
+        return apply1(reduce_ops.CUMSUM, self, (self._dim(dim),))
 
     def cumprod(self, dim: int) -> "Tensor":
         """Cumulative product along ``dim``; Int keeps its dtype; the gradient is exact with zeros."""
         _not_bool(self, "cumprod")
-        return apply1(R.CUMPROD, self, (self._dim(dim),))
+        return apply1(reduce_ops.CUMPROD, self, (self._dim(dim),))
 
     def cummax(self, dim: int) -> "Tensor":
         """Running maximum along ``dim``. Each output's gradient goes to the latest position
         holding its value (where the running maximum equals the input), as Burn's rule."""
         _not_bool(self, "cummax")
         dim = self._dim(dim)
-        return apply1(R.CUMMAX, self, (dim, R.cummax_indices(self._data, dim)))
+        return apply1(reduce_ops.CUMMAX, self, (dim, reduce_ops.cummax_indices(self._data, dim)))
 
     def cummin(self, dim: int) -> "Tensor":
         """Running minimum along ``dim``; gradient as :meth:`cummax`."""
         _not_bool(self, "cummin")
         dim = self._dim(dim)
-        return apply1(R.CUMMIN, self, (dim, R.cummin_indices(self._data, dim)))
+        return apply1(reduce_ops.CUMMIN, self, (dim, reduce_ops.cummin_indices(self._data, dim)))
 
     # ============================================================================ sorting ====
     def sort(self, dim: int) -> "Tensor":
@@ -171,12 +171,12 @@ class ReduceMethods(TensorBase):
     def argsort(self, dim: int) -> "Tensor":
         """Int indices that sort ``self`` ascending along ``dim`` (stable); never tracked."""
         _not_bool(self, "argsort")
-        return apply1(R.ARGSORT, self, (self._dim(dim), False))
+        return apply1(reduce_ops.ARGSORT, self, (self._dim(dim), False))
 
     def argsort_descending(self, dim: int) -> "Tensor":
         """Int indices that sort ``self`` descending along ``dim`` (stable); never tracked."""
         _not_bool(self, "argsort_descending")
-        return apply1(R.ARGSORT, self, (self._dim(dim), True))
+        return apply1(reduce_ops.ARGSORT, self, (self._dim(dim), True))
 
     def topk(self, k: int, dim: int) -> "Tensor":
         """The ``k`` largest values along ``dim``, largest first; the gradient goes to the
@@ -193,18 +193,18 @@ class ReduceMethods(TensorBase):
         shape = self._data.shape
         if not 0 <= k <= shape[dim]:
             raise ValueError(f"topk: k={k} is out of range for dimension {dim} of shape {list(shape)}")
-        return _select(R.TOPK, self, dim, R.topk_indices(self._data, int(k), dim))
+        return _select(reduce_ops.TOPK, self, dim, reduce_ops.topk_indices(self._data, int(k), dim))
 
     # ========================================================================= statistics ====
     def var(self, dim: int) -> "Tensor":
         """Sample variance along ``dim`` (kept), dividing by ``n - 1``; NaN when ``n == 1``."""
         require_float(self, "var")
-        return apply1(R.VAR, self, (self._dim(dim), 1))
+        return apply1(reduce_ops.VAR, self, (self._dim(dim), 1))
 
     def var_bias(self, dim: int) -> "Tensor":
         """Population variance along ``dim`` (kept), dividing by ``n``."""
         require_float(self, "var_bias")
-        return apply1(R.VAR, self, (self._dim(dim), 0))
+        return apply1(reduce_ops.VAR, self, (self._dim(dim), 0))
 
     def var_mean(self, dim: int) -> "tuple[Tensor, Tensor]":
         """``(self.var(dim), self.mean_dim(dim))``."""
@@ -225,21 +225,21 @@ class ReduceMethods(TensorBase):
         require_float(self, "median")
         dim = self._dim(dim)
         _nonempty(self, "median", dim)
-        return _select(R.MEDIAN, self, dim, R.median_indices(self._data, dim))
+        return _select(reduce_ops.MEDIAN, self, dim, reduce_ops.median_indices(self._data, dim))
 
     # ============================================================================= truth ====
     def any(self) -> "Tensor":
         """Whether any element is nonzero (or True), as a Bool tensor of shape ``[1]``."""
-        return apply1(R.ANY, self)
+        return apply1(reduce_ops.ANY, self)
 
     def all(self) -> "Tensor":
         """Whether every element is nonzero (or True), as a Bool tensor of shape ``[1]``."""
-        return apply1(R.ALL, self)
+        return apply1(reduce_ops.ALL, self)
 
     def any_dim(self, dim: int) -> "Tensor":
         """:meth:`any` along ``dim``, keeping it with size 1."""
-        return apply1(R.ANY_DIM, self, (self._dim(dim),))
+        return apply1(reduce_ops.ANY_DIM, self, (self._dim(dim),))
 
     def all_dim(self, dim: int) -> "Tensor":
         """:meth:`all` along ``dim``, keeping it with size 1."""
-        return apply1(R.ALL_DIM, self, (self._dim(dim),))
+        return apply1(reduce_ops.ALL_DIM, self, (self._dim(dim),))

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Sequence
 
-from ..autodiff.record import apply1, apply2, applyn
-from ..ops import shape as S
+from ..autodiff.recorder import apply1, apply2, applyn
+from ..ops import shape as shape_ops
 from .base import TensorBase, check_list, check_scalar, same_kind
 
 if TYPE_CHECKING:
@@ -50,11 +50,11 @@ class ShapeMethods(TensorBase):
         dims = [int(d) for d in dims]
         if dims.count(-1) > 1:
             raise ValueError(f"reshape: at most one -1 is allowed, got {dims}")
-        return apply1(S.RESHAPE, self, (dims,))
+        return apply1(shape_ops.RESHAPE, self, (dims,))
 
     def flatten(self, start_dim: int, end_dim: int) -> "Tensor":
         """Merges dims ``start_dim..=end_dim`` (inclusive) into one."""
-        return apply1(S.FLATTEN, self, (self._dim(start_dim), self._dim(end_dim)))
+        return apply1(shape_ops.FLATTEN, self, (self._dim(start_dim), self._dim(end_dim)))
 
     def unsqueeze(self, rank: int | None = None) -> "Tensor":
         """Prepends size-1 dims up to ``rank`` (default: one more than now)."""
@@ -62,14 +62,14 @@ class ShapeMethods(TensorBase):
         rank = cur + 1 if rank is None else rank
         if rank < cur:
             raise ValueError(f"unsqueeze: target rank {rank} is lower than the current rank {cur}")
-        return apply1(S.RESHAPE, self, ([1] * (rank - cur) + list(self._data.shape),))
+        return apply1(shape_ops.RESHAPE, self, ([1] * (rank - cur) + list(self._data.shape),))
 
     def unsqueeze_dim(self, dim: int) -> "Tensor":
         """Inserts a size-1 dim at ``dim``."""
         rank = self._data.dim() + 1
         if not -rank <= dim < rank:
             raise IndexError(f"unsqueeze_dim: dimension {dim} is out of range for rank {rank - 1}")
-        return apply1(S.UNSQUEEZE_DIM, self, (dim % rank,))
+        return apply1(shape_ops.UNSQUEEZE_DIM, self, (dim % rank,))
 
     def squeeze_dim(self, dim: int) -> "Tensor":
         """Removes dim ``dim``, which must have size 1 (ValueError otherwise)."""
@@ -77,7 +77,7 @@ class ShapeMethods(TensorBase):
         if self._data.shape[d] != 1:
             raise ValueError(f"squeeze_dim: dimension {d} has size {self._data.shape[d]}, not 1 "
                              f"(shape {self.dims()})")
-        return apply1(S.SQUEEZE_DIM, self, (d,))
+        return apply1(shape_ops.SQUEEZE_DIM, self, (d,))
 
     def squeeze_dims(self, dims: Sequence[int]) -> "Tensor":
         """Removes ``dims`` (negative allowed, repeats ignored), which must all have size 1; an
@@ -102,26 +102,26 @@ class ShapeMethods(TensorBase):
         shape = self.dims()
         if len(drop) >= len(shape):
             raise ValueError(f"{what}: removing dims {sorted(drop)} would leave no dim (shape {shape})")
-        return apply1(S.RESHAPE, self, ([size for d, size in enumerate(shape) if d not in drop],))
+        return apply1(shape_ops.RESHAPE, self, ([size for d, size in enumerate(shape) if d not in drop],))
 
     def swap_dims(self, dim1: int, dim2: int) -> "Tensor":
-        return apply1(S.SWAP_DIMS, self, (self._dim(dim1), self._dim(dim2)))
+        return apply1(shape_ops.SWAP_DIMS, self, (self._dim(dim1), self._dim(dim2)))
 
     def transpose(self) -> "Tensor":
         """Swaps the last two dims."""
         if self._data.dim() < 2:
             return self
-        return apply1(S.SWAP_DIMS, self, (self._data.dim() - 2, self._data.dim() - 1))
+        return apply1(shape_ops.SWAP_DIMS, self, (self._data.dim() - 2, self._data.dim() - 1))
 
     def permute(self, dims: Sequence[int]) -> "Tensor":
         dims = [self._dim(d) for d in dims]
         if sorted(dims) != list(range(self._data.dim())):
             raise ValueError(f"permute: {dims} is not a permutation of the dims of shape {self.dims()}")
-        return apply1(S.PERMUTE, self, (dims,))
+        return apply1(shape_ops.PERMUTE, self, (dims,))
 
     def expand(self, dims: Sequence[int]) -> "Tensor":
         """Broadcasts to ``dims`` (``-1`` keeps a dim); the gradient is summed back."""
-        return apply1(S.EXPAND, self, ([int(d) for d in dims],))
+        return apply1(shape_ops.EXPAND, self, ([int(d) for d in dims],))
 
     def _slice_index(self, ranges, what: str):
         """Normalises Burn ranges (one per leading dim) to a torch index and the dims to flip."""
@@ -146,7 +146,7 @@ class ShapeMethods(TensorBase):
         (an empty or reversed range selects nothing), as Burn's; a negative step walks the range
         backwards from its end, as Burn's ``s![a..b;-k]``. IndexError for an int index out of
         range, ValueError for a zero step or more ranges than dims."""
-        return apply1(S.SLICE, self, self._slice_index(ranges, "slice"))
+        return apply1(shape_ops.SLICE, self, self._slice_index(ranges, "slice"))
 
     def slice_assign(self, ranges, values: "Tensor") -> "Tensor":
         """A copy with the region selected by ``ranges`` (see :meth:`slice`) replaced by
@@ -164,7 +164,7 @@ class ShapeMethods(TensorBase):
             same_kind("slice_assign", self, values)
         if 0 in region:
             return self
-        return apply2(S.SLICE_ASSIGN, self, values, (index, flips))
+        return apply2(shape_ops.SLICE_ASSIGN, self, values, (index, flips))
 
     def slice_fill(self, ranges, value) -> "Tensor":
         """A copy with the region selected by ``ranges`` (see :meth:`slice`) set to the scalar
@@ -172,7 +172,7 @@ class ShapeMethods(TensorBase):
         tensor."""
         index, _ = self._slice_index(ranges, "slice_fill")
         check_scalar("slice_fill", self, value)
-        return apply1(S.SLICE_FILL, self, (index, value))
+        return apply1(shape_ops.SLICE_FILL, self, (index, value))
 
     def slice_dim(self, dim: int, range_) -> "Tensor":
         """Slices one dim; see :meth:`slice`."""
@@ -187,7 +187,7 @@ class ShapeMethods(TensorBase):
         if length < 1 or start < 0 or start + length > size:
             raise ValueError(f"narrow: range {start}..{start + length} (length {length}) is not a "
                              f"non-empty range inside dim {d} of shape {self.dims()}")
-        return apply1(S.NARROW, self, (d, start, length))
+        return apply1(shape_ops.NARROW, self, (d, start, length))
 
     def split(self, size: int, dim: int) -> "list[Tensor]":
         """Consecutive pieces of ``size`` entries along ``dim`` (the last may be smaller); an empty
@@ -210,7 +210,7 @@ class ShapeMethods(TensorBase):
     def flip(self, dims: Sequence[int]) -> "Tensor":
         """Reverses the order of the entries along each of ``dims`` (distinct, negative allowed)."""
         axes = self._distinct_dims(dims, "flip")
-        return apply1(S.FLIP, self, (axes,))
+        return apply1(shape_ops.FLIP, self, (axes,))
 
     def movedim(self, src, dst) -> "Tensor":
         """Moves dim(s) ``src`` to position(s) ``dst`` (ints or equal-length sequences of distinct
@@ -219,14 +219,14 @@ class ShapeMethods(TensorBase):
         dst = self._distinct_dims([dst] if isinstance(dst, int) else dst, "movedim")
         if len(src) != len(dst):
             raise ValueError(f"movedim: {len(src)} source dims but {len(dst)} destination dims")
-        return apply1(S.MOVEDIM, self, (src, dst))
+        return apply1(shape_ops.MOVEDIM, self, (src, dst))
 
     def repeat_dim(self, dim: int, times: int) -> "Tensor":
         """The tensor repeated ``times`` times along ``dim`` (0 gives an empty dim)."""
         d = self._dim(dim)
         sizes = [1] * self._data.dim()
         sizes[d] = times
-        return self._repeat(S.REPEAT_DIM, sizes)
+        return self._repeat(shape_ops.REPEAT_DIM, sizes)
 
     def repeat(self, sizes: Sequence[int]) -> "Tensor":
         """Repeats dim ``i`` ``sizes[i]`` times (0 gives an empty dim); dims past ``len(sizes)``
@@ -236,7 +236,7 @@ class ShapeMethods(TensorBase):
         if len(sizes) > rank:
             raise ValueError(f"repeat: {len(sizes)} sizes for a tensor of rank {rank} "
                              f"(shape {self.dims()})")
-        return self._repeat(S.REPEAT, sizes + [1] * (rank - len(sizes)))
+        return self._repeat(shape_ops.REPEAT, sizes + [1] * (rank - len(sizes)))
 
     def _repeat(self, op, sizes: "list[int]") -> "Tensor":
         if any(t < 0 for t in sizes):
@@ -245,11 +245,11 @@ class ShapeMethods(TensorBase):
 
     def tril(self, diagonal: int) -> "Tensor":
         """Keeps the entries on and below ``diagonal`` of the last two dims, zeroes the others."""
-        return apply1(S.TRIL, self, (self._triangle_diagonal(diagonal, "tril"),))
+        return apply1(shape_ops.TRIL, self, (self._triangle_diagonal(diagonal, "tril"),))
 
     def triu(self, diagonal: int) -> "Tensor":
         """Keeps the entries on and above ``diagonal`` of the last two dims, zeroes the others."""
-        return apply1(S.TRIU, self, (self._triangle_diagonal(diagonal, "triu"),))
+        return apply1(shape_ops.TRIU, self, (self._triangle_diagonal(diagonal, "triu"),))
 
     def _triangle_diagonal(self, diagonal: int, what: str) -> int:
         if self._data.dim() < 2:
@@ -266,7 +266,7 @@ class ShapeMethods(TensorBase):
         d = self._dim(dim)
         if step < 1 or size < 0:
             raise ValueError(f"unfold: needs step >= 1 and size >= 0, got size {size}, step {step}")
-        return apply1(S.UNFOLD, self, (d, size, step))
+        return apply1(shape_ops.UNFOLD, self, (d, size, step))
 
     def _distinct_dims(self, dims, what: str) -> "list[int]":
         out = [self._dim(int(d)) for d in dims]
@@ -280,7 +280,7 @@ class ShapeMethods(TensorBase):
         tensors = check_list("cat", tensors)
         d = tensors[0]._dim(dim)
         sizes = [t._data.shape[d] for t in tensors]
-        return applyn(S.CAT, tensors, (d, sizes))
+        return applyn(shape_ops.CAT, tensors, (d, sizes))
 
     @staticmethod
     def stack(tensors: Sequence["Tensor"], dim: int) -> "Tensor":
@@ -289,4 +289,4 @@ class ShapeMethods(TensorBase):
         rank = tensors[0]._data.dim() + 1
         if not -rank <= dim < rank:
             raise IndexError(f"stack: dimension {dim} is out of range for rank {rank}")
-        return applyn(S.STACK, tensors, (dim % rank,))
+        return applyn(shape_ops.STACK, tensors, (dim % rank,))

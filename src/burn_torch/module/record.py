@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Iterator, Mapping, NamedTuple
 
-from ..autodiff.record import wrap
+from ..autodiff.recorder import wrap
 from ..tensor import Tensor
 from .module import Module, ModuleMapper, PathTracker
 from .param import Param, ParamId, _effective

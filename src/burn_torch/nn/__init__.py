@@ -20,8 +20,8 @@ How a layer is written (every layer here follows it; new layers must too):
 
 Activations (``relu``, ``gelu``, ...) are re-exported from ``burn_torch.activation``.
 """
-from ..activation import *  # noqa: F401,F403  (re-exports burn_torch.activation.__all__)
-from ..activation import __all__ as _activations
+from ..functional.activation import *  # noqa: F401,F403  (re-exports burn_torch.activation.__all__)
+from ..functional.activation import __all__ as _activations
 from .activation_modules import (ActivationConfig, Gelu, LeakyRelu, LeakyReluConfig, PRelu,
                                  PReluConfig, Relu, Sigmoid, Tanh)
 from .attention import MhaInput, MhaOutput, MultiHeadAttention, MultiHeadAttentionConfig

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..activation import gelu, gelu_tanh, leaky_relu, prelu, relu, sigmoid, tanh
+from ..functional.activation import gelu, gelu_tanh, leaky_relu, prelu, relu, sigmoid, tanh
 from ..device import Device
 from ..module import Config, Module, Param
 from ..tensor import Tensor

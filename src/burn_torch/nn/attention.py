@@ -12,7 +12,7 @@ import math
 from dataclasses import dataclass, replace
 from typing import NamedTuple
 
-from ..activation import quiet_softmax, softmax
+from ..functional.activation import quiet_softmax, softmax
 from ..device import Device
 from ..module import Config, Module
 from ..tensor import Tensor

@@ -11,7 +11,7 @@ from typing import Sequence
 
 from ..device import Device
 from ..module import Config, Module, Param
-from ..module_ops import (ConvOptions, ConvTransposeOptions, PaddedConvOptions, conv1d, conv2d,
+from ..functional.module_ops import (ConvOptions, ConvTransposeOptions, PaddedConvOptions, conv1d, conv2d,
                           conv_transpose2d)
 from ..tensor import Tensor
 from .initializer import Initializer

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from ..device import Device
 from ..module import Config, Module, Param
-from ..module_ops import embedding
+from ..functional.module_ops import embedding
 from ..tensor import Tensor
 from .initializer import Initializer
 

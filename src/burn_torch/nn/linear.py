@@ -5,7 +5,7 @@ import math
 
 from ..device import Device
 from ..module import Config, Module, Param
-from ..module_ops import linear
+from ..functional.module_ops import linear
 from ..tensor import Tensor
 from .initializer import Initializer
 

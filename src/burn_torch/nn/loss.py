@@ -8,8 +8,8 @@ from typing import Sequence
 
 import torch
 
-from ..activation import log_sigmoid, log_softmax
-from ..autodiff.record import apply1
+from ..functional.activation import log_sigmoid, log_softmax
+from ..autodiff.recorder import apply1
 from ..ops.nn import CROSS_ENTROPY
 from ..device import Device
 from ..dtype import DType, Int

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from ..module import Config, Module
-from ..module_ops import adaptive_avg_pool2d, avg_pool2d, max_pool2d
+from ..functional.module_ops import adaptive_avg_pool2d, avg_pool2d, max_pool2d
 from ..tensor import Tensor
 from .padding import PaddingConfig2d
 

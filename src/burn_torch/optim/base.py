@@ -17,7 +17,7 @@ from typing import Any, Iterator, Mapping
 import torch
 
 from ..autodiff.graph import new_leaf
-from ..autodiff.record import wrap
+from ..autodiff.recorder import wrap
 from ..distributed.leaf import carry_mark
 from ..module import Config, Module, ModuleMapper, Param, ParamId
 from ..tensor import Tensor

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import torch
 
-from ..autodiff.record import wrap
+from ..autodiff.recorder import wrap
 from ..tensor import Tensor
 
 

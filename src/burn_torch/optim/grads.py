@@ -6,7 +6,7 @@ from typing import Iterable, Iterator
 import torch
 
 from ..autodiff.gradients import Gradients
-from ..autodiff.record import wrap
+from ..autodiff.recorder import wrap
 from ..device import Device
 from ..module import Module, ModuleVisitor, ParamId
 from ..tensor import Tensor

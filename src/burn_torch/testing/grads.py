@@ -17,7 +17,7 @@ import torch
 
 from ..autodiff.gradients import Gradients
 from ..autodiff.graph import GRAD
-from ..autodiff.record import wrap
+from ..autodiff.recorder import wrap
 from ..tensor import Tensor
 from .inputs import Input, oracle_copies, outputs_of, prepare_all
 from .numeric import EPS, directional_mismatch, partial_derivatives

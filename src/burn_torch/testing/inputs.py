@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from ..autodiff.record import wrap
+from ..autodiff.recorder import wrap
 from ..device import Device
 from ..tensor import Tensor
 

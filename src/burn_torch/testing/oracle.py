@@ -1,6 +1,6 @@
 """Torch-oracle mode: burn_torch's own op table executed under real torch autograd.
 
-burn_torch switches torch autograd off around every forward kernel (``record._set_grad``). Inside
+burn_torch switches torch autograd off around every forward kernel (``recorder._set_grad``). Inside
 :func:`torch_oracle_mode` that switch does nothing and torch autograd is on, so a function run on
 tensors whose storages require grad builds a torch graph through exactly the kernels burn_torch
 runs; ``torch.autograd.grad`` on the output storages is then the reference for the op table's
@@ -18,8 +18,8 @@ from typing import Callable, Iterator
 
 import torch
 
-from ..autodiff import record
-from ..autodiff.record import wrap
+from ..autodiff import recorder
+from ..autodiff.recorder import wrap
 from ..tensor import Tensor
 
 
@@ -60,16 +60,16 @@ def torch_oracle_mode() -> Iterator[None]:
     Restores the recorder's switch, the patched Tensor methods and torch's grad mode on exit,
     whether the body returns or raises. Nested use is allowed.
     """
-    saved_switch = record._set_grad
+    saved_switch = recorder._set_grad
     own = {name: Tensor.__dict__.get(name) for name in _CUTS}
-    record._set_grad = _keep_grad_mode
+    recorder._set_grad = _keep_grad_mode
     for name, when in _CUTS.items():
         setattr(Tensor, name, _cutting(getattr(Tensor, name), when))
     try:
         with torch.enable_grad():
             yield
     finally:
-        record._set_grad = saved_switch
+        recorder._set_grad = saved_switch
         for name, method in own.items():
             if method is None:
                 delattr(Tensor, name)

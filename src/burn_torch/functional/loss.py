@@ -1,10 +1,10 @@
 """Burn's ``tensor::loss`` functions. Each is one op-table entry (``burn_torch.ops``)."""
 from __future__ import annotations
 
-from .autodiff.record import apply2
-from .methods.base import require_float_pair
-from .ops import activation as A
-from .tensor import Tensor
+from ..autodiff.recorder import apply2
+from ..methods.base import require_float_pair
+from ..ops import activation as activation_ops
+from ..tensor import Tensor
 
 
 def cross_entropy_with_logits(logits: Tensor, target_probs: Tensor) -> Tensor:
@@ -17,7 +17,7 @@ def cross_entropy_with_logits(logits: Tensor, target_probs: Tensor) -> Tensor:
     if logits.dims() != target_probs.dims():
         raise ValueError(f"cross_entropy_with_logits: logits and target_probs must have the same "
                          f"shape, got {logits.dims()} and {target_probs.dims()}")
-    return apply2(A.CROSS_ENTROPY_WITH_LOGITS, logits, target_probs)
+    return apply2(activation_ops.CROSS_ENTROPY_WITH_LOGITS, logits, target_probs)
 
 
 __all__ = ["cross_entropy_with_logits"]

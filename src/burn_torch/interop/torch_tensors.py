@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import torch
 
-from ..autodiff.record import wrap
+from ..autodiff.recorder import wrap
 from ..device import Device
 from ..dtype import DType
 from ..tensor import Tensor

@@ -21,7 +21,7 @@ from typing import Callable, Mapping, NamedTuple
 
 import torch
 
-from ..autodiff.record import wrap
+from ..autodiff.recorder import wrap
 from ..module import LoadReport, Module, Param, RecordMismatchError, load_record
 
 

@@ -19,12 +19,12 @@ from typing import Sequence
 
 import torch
 
-from .autodiff.record import apply1, applyn, wrap
-from .dtype import Bool, Int, kind_of
-from .ops import conv as C
-from .ops import nn as N
-from .ops import pool as P
-from .tensor import Tensor
+from ..autodiff.recorder import apply1, applyn, wrap
+from ..dtype import Bool, Int, kind_of
+from ..ops import conv as conv_ops
+from ..ops import nn as nn_ops
+from ..ops import pool as pool_ops
+from ..tensor import Tensor
 
 
 # ============================================================================== options ====
@@ -252,7 +252,7 @@ def linear(x: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     if not (isinstance(x, Tensor) and isinstance(weight, Tensor)
             and _linear_ok(x._data, weight._data, bias)):
         _linear_error(x, weight, bias)
-    return applyn(N.LINEAR, _with_bias(x, weight, bias))
+    return applyn(nn_ops.LINEAR, _with_bias(x, weight, bias))
 
 
 def _linear_ok(xd, wd, bias) -> bool:
@@ -283,7 +283,7 @@ def embedding(weights: Tensor, indices: Tensor) -> Tensor:
     if indices._data.dim() != 2:
         raise ValueError(f"embedding: indices must have rank 2 [batch, seq], got shape "
                          f"{_shape(indices)}")
-    return apply1(N.EMBEDDING, weights, (indices._data,))
+    return apply1(nn_ops.EMBEDDING, weights, (indices._data,))
 
 
 def _describe(t) -> str:
@@ -315,7 +315,7 @@ def _conv(n: int, x, weight, bias, options) -> Tensor:
     _bias(what, bias, ws[0])
     if n == 3 and padding_end is not None:
         raise ValueError("conv3d: asymmetric padding is not supported for conv3d (as in Burn)")
-    return applyn(C.CONV[n], _with_bias(x, weight, bias), options._attrs)
+    return applyn(conv_ops.CONV[n], _with_bias(x, weight, bias), options._attrs)
 
 
 def conv1d(x: Tensor, weight: Tensor, bias: Tensor | None,
@@ -351,7 +351,7 @@ def _conv_transpose(n: int, x, weight, bias, options) -> Tensor:
         raise ValueError(f"{what}: x has {xs[1]} channels but weight {ws} expects {ws[0]} "
                          f"(divisible by groups={groups}) (x {xs}, weight {ws})")
     _bias(what, bias, ws[1] * groups)
-    return applyn(C.CONV_TRANSPOSE[n], _with_bias(x, weight, bias), options._attrs)
+    return applyn(conv_ops.CONV_TRANSPOSE[n], _with_bias(x, weight, bias), options._attrs)
 
 
 def conv_transpose1d(x: Tensor, weight: Tensor, bias: Tensor | None,
@@ -398,14 +398,14 @@ def _avg_pool(n, op, x, kernel_size, stride, padding, count_include_pad, ceil_mo
 def avg_pool1d(x: Tensor, kernel_size: int, stride: int, padding: int, count_include_pad: bool,
                ceil_mode: bool = False) -> Tensor:
     """1-D average pooling of x ``[batch, channels, length]``."""
-    return _avg_pool(1, P.AVG_POOL1D, x, kernel_size, stride, padding, count_include_pad,
+    return _avg_pool(1, pool_ops.AVG_POOL1D, x, kernel_size, stride, padding, count_include_pad,
                      ceil_mode)
 
 
 def avg_pool2d(x: Tensor, kernel_size: Sequence[int], stride: Sequence[int],
                padding: Sequence[int], count_include_pad: bool, ceil_mode: bool = False) -> Tensor:
     """2-D average pooling of x ``[batch, channels, height, width]``."""
-    return _avg_pool(2, P.AVG_POOL2D, x, kernel_size, stride, padding, count_include_pad,
+    return _avg_pool(2, pool_ops.AVG_POOL2D, x, kernel_size, stride, padding, count_include_pad,
                      ceil_mode)
 
 
@@ -415,7 +415,7 @@ def _max_pool(n, x, kernel_size, stride, padding, dilation, ceil_mode):
     attrs = (*_pool_window(what, n, kernel_size, stride, padding, dilation),
              _flag(what, "ceil_mode", ceil_mode))
     sink = []
-    out = apply1(P.MAX_POOL1D if n == 1 else P.MAX_POOL2D, x, (*attrs, sink))
+    out = apply1(pool_ops.MAX_POOL1D if n == 1 else pool_ops.MAX_POOL2D, x, (*attrs, sink))
     return out, wrap(sink[0], x._ctx)
 
 
@@ -453,17 +453,17 @@ def _adaptive(n: int, op, x, output_size) -> Tensor:
 
 def adaptive_avg_pool1d(x: Tensor, output_size: int) -> Tensor:
     """Averages x ``[batch, channels, length]`` over ``output_size`` adaptive windows."""
-    return _adaptive(1, P.ADAPTIVE_AVG_POOL1D, x, output_size)
+    return _adaptive(1, pool_ops.ADAPTIVE_AVG_POOL1D, x, output_size)
 
 
 def adaptive_avg_pool2d(x: Tensor, output_size: Sequence[int]) -> Tensor:
     """Averages x ``[batch, channels, height, width]`` to ``[h, w]`` adaptive windows."""
-    return _adaptive(2, P.ADAPTIVE_AVG_POOL2D, x, output_size)
+    return _adaptive(2, pool_ops.ADAPTIVE_AVG_POOL2D, x, output_size)
 
 
 def adaptive_avg_pool3d(x: Tensor, output_size: Sequence[int]) -> Tensor:
     """Averages x ``[batch, channels, depth, height, width]`` to ``[d, h, w]`` windows."""
-    return _adaptive(3, P.ADAPTIVE_AVG_POOL3D, x, output_size)
+    return _adaptive(3, pool_ops.ADAPTIVE_AVG_POOL3D, x, output_size)
 
 
 # ===================================================================== resampling, unfold ====
@@ -473,7 +473,7 @@ def interpolate(x: Tensor, output_size: Sequence[int], options: InterpolateOptio
     if not isinstance(options, InterpolateOptions):
         raise TypeError(f"interpolate: options must be InterpolateOptions, got {options!r}")
     size = _sizes("interpolate", "output_size", output_size, 2, 1)
-    return apply1(N.INTERPOLATE, x, (size, options.mode.value, options.align_corners))
+    return apply1(nn_ops.INTERPOLATE, x, (size, options.mode.value, options.align_corners))
 
 
 def unfold4d(x: Tensor, kernel_size: Sequence[int], options: UnfoldOptions) -> Tensor:
@@ -483,7 +483,7 @@ def unfold4d(x: Tensor, kernel_size: Sequence[int], options: UnfoldOptions) -> T
     if not isinstance(options, UnfoldOptions):
         raise TypeError(f"unfold4d: options must be UnfoldOptions, got {options!r}")
     k = _sizes("unfold4d", "kernel_size", kernel_size, 2, 1)
-    return apply1(N.UNFOLD4D, x, (k, list(options.dilation), list(options.padding),
+    return apply1(nn_ops.UNFOLD4D, x, (k, list(options.dilation), list(options.padding),
                                   list(options.stride)))
 
 
@@ -519,7 +519,7 @@ def attention(q: Tensor, k: Tensor, v: Tensor, mask: Tensor | None = None) -> Te
             raise ValueError(f"attention: mask {_shape(mask)} must broadcast to the scores "
                              f"{scores}")
         mask_data = mask._data
-    return applyn(N.ATTENTION, (q, k, v), (mask_data, 1.0 / math.sqrt(qs[3]), []))
+    return applyn(nn_ops.ATTENTION, (q, k, v), (mask_data, 1.0 / math.sqrt(qs[3]), []))
 
 
 __all__ = [

@@ -5,10 +5,10 @@ As in Burn, FFT lengths must be powers of two: the signal length along ``dim`` (
 """
 from __future__ import annotations
 
-from .autodiff.record import apply1, apply2
-from .methods.base import require_float, require_float_pair
-from .ops import signal as S
-from .tensor import Tensor
+from ..autodiff.recorder import apply1, apply2
+from ..methods.base import require_float, require_float_pair
+from ..ops import signal as signal_ops
+from ..tensor import Tensor
 
 
 def rfft(x: Tensor, dim: int, n: int | None = None) -> tuple[Tensor, Tensor]:
@@ -30,8 +30,8 @@ def rfft(x: Tensor, dim: int, n: int | None = None) -> tuple[Tensor, Tensor]:
                              f"(or pass n), got shape {x.dims()}")
     else:
         length = _check_n("rfft", n)
-    spectrum = apply1(S.RFFT, x, (d, length))
-    return apply1(S.SPECTRUM_PART, spectrum, (0,)), apply1(S.SPECTRUM_PART, spectrum, (1,))
+    spectrum = apply1(signal_ops.RFFT, x, (d, length))
+    return apply1(signal_ops.SPECTRUM_PART, spectrum, (0,)), apply1(signal_ops.SPECTRUM_PART, spectrum, (1,))
 
 
 def irfft(re: Tensor, im: Tensor, dim: int, n: int | None = None) -> Tensor:
@@ -54,7 +54,7 @@ def irfft(re: Tensor, im: Tensor, dim: int, n: int | None = None) -> Tensor:
                              f"must be a power of two (or pass n), got shape {re.dims()}")
     else:
         length = _check_n("irfft", n)
-    return apply2(S.IRFFT, re, im, (d, length))
+    return apply2(signal_ops.IRFFT, re, im, (d, length))
 
 
 def _is_power_of_two(k: int) -> bool:

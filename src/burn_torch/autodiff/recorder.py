@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import torch
 
-from ..device import GradientCheckpointingStrategy
+from .strategy import GradientCheckpointingStrategy
 from ..errors import StrategyMismatchError
 from . import checkpoint as _checkpoint
 from .graph import GRAD_IN_BACKWARD, Node

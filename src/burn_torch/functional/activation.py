@@ -1,73 +1,73 @@
 """Burn's ``tensor::activation`` functions. Each is one op-table entry (``burn_torch.ops``)."""
 from __future__ import annotations
 
-from .autodiff.record import apply1, apply2
-from .methods.base import require_float, require_float_pair
-from .ops import activation as A
-from .ops import elementwise as E
-from .tensor import Tensor
+from ..autodiff.recorder import apply1, apply2
+from ..methods.base import require_float, require_float_pair
+from ..ops import activation as activation_ops
+from ..ops import elementwise as elementwise_ops
+from ..tensor import Tensor
 
 
 def relu(x: Tensor) -> Tensor:
     """``max(x, 0)``; the gradient is 0 where the output is 0."""
-    return apply1(A.RELU, x)
+    return apply1(activation_ops.RELU, x)
 
 
 def sigmoid(x: Tensor) -> Tensor:
-    return apply1(A.SIGMOID, x)
+    return apply1(activation_ops.SIGMOID, x)
 
 
 def tanh(x: Tensor) -> Tensor:
-    return apply1(E.TANH, x)
+    return apply1(elementwise_ops.TANH, x)
 
 
 def gelu(x: Tensor) -> Tensor:
     """Exact GELU (erf form)."""
-    return apply1(A.GELU, x)
+    return apply1(activation_ops.GELU, x)
 
 
 def softmax(x: Tensor, dim: int) -> Tensor:
-    return apply1(A.SOFTMAX, x, (x._dim(dim),))
+    return apply1(activation_ops.SOFTMAX, x, (x._dim(dim),))
 
 
 def log_softmax(x: Tensor, dim: int) -> Tensor:
-    return apply1(A.LOG_SOFTMAX, x, (x._dim(dim),))
+    return apply1(activation_ops.LOG_SOFTMAX, x, (x._dim(dim),))
 
 
 def leaky_relu(x: Tensor, slope: float) -> Tensor:
     """``x`` from 0 up, ``slope * x`` below 0; the gradient is 1 at exactly 0 (as Burn)."""
-    return apply1(A.LEAKY_RELU, _float_input(x, "leaky_relu"), (float(slope),))
+    return apply1(activation_ops.LEAKY_RELU, _float_input(x, "leaky_relu"), (float(slope),))
 
 
 def gelu_tanh(x: Tensor) -> Tensor:
     """GELU's tanh approximation ``x/2 * (1 + tanh(sqrt(2/pi) * (x + 0.044715 x^3)))``."""
-    return apply1(A.GELU_TANH, _float_input(x, "gelu_tanh"))
+    return apply1(activation_ops.GELU_TANH, _float_input(x, "gelu_tanh"))
 
 
 def silu(x: Tensor) -> Tensor:
     """``x * sigmoid(x)``."""
-    return apply1(A.SILU, _float_input(x, "silu"))
+    return apply1(activation_ops.SILU, _float_input(x, "silu"))
 
 
 def mish(x: Tensor) -> Tensor:
     """``x * tanh(softplus(x, 1))``."""
-    return apply1(A.MISH, _float_input(x, "mish"))
+    return apply1(activation_ops.MISH, _float_input(x, "mish"))
 
 
 def softplus(x: Tensor, beta: float) -> Tensor:
     """``log(1 + exp(beta * x)) / beta``."""
-    return apply1(A.SOFTPLUS, _float_input(x, "softplus"), (float(beta),))
+    return apply1(activation_ops.SOFTPLUS, _float_input(x, "softplus"), (float(beta),))
 
 
 def log_sigmoid(x: Tensor) -> Tensor:
     """``log(sigmoid(x))``, computed without overflow."""
-    return apply1(A.LOG_SIGMOID, _float_input(x, "log_sigmoid"))
+    return apply1(activation_ops.LOG_SIGMOID, _float_input(x, "log_sigmoid"))
 
 
 def hard_sigmoid(x: Tensor, alpha: float, beta: float) -> Tensor:
     """``clamp(alpha * x + beta, 0, 1)`` (Burn's signature; ``hard_swish`` uses alpha=1/6,
     beta=0.5). The gradient passes where the clamp's bounds are not exceeded, bounds included."""
-    return apply1(A.HARD_SIGMOID, _float_input(x, "hard_sigmoid"), (float(alpha), float(beta)))
+    return apply1(activation_ops.HARD_SIGMOID, _float_input(x, "hard_sigmoid"), (float(alpha), float(beta)))
 
 
 def prelu(x: Tensor, alpha: Tensor) -> Tensor:
@@ -82,18 +82,18 @@ def prelu(x: Tensor, alpha: Tensor) -> Tensor:
     if len(a) != 1 or (a[0] != 1 and (x.rank() < 2 or x.dims()[1] != a[0])):
         raise ValueError(f"prelu: alpha must have shape [1] or [channels] with channels the size "
                          f"of dim 1 of the input, got input {x.dims()} and alpha {a}")
-    return apply2(A.PRELU, x, alpha)
+    return apply2(activation_ops.PRELU, x, alpha)
 
 
 def softmin(x: Tensor, dim: int) -> Tensor:
     """``softmax(-x, dim)``."""
-    return apply1(A.SOFTMIN, _float_input(x, "softmin"), (x._dim(dim),))
+    return apply1(activation_ops.SOFTMIN, _float_input(x, "softmin"), (x._dim(dim),))
 
 
 def quiet_softmax(x: Tensor, dim: int) -> Tensor:
     """``exp(x_i) / (1 + sum_j exp(x_j))`` along ``dim`` (softmax with an implicit extra zero
     logit, so a row can select nothing); computed without overflow."""
-    return apply1(A.QUIET_SOFTMAX, _float_input(x, "quiet_softmax"), (x._dim(dim),))
+    return apply1(activation_ops.QUIET_SOFTMAX, _float_input(x, "quiet_softmax"), (x._dim(dim),))
 
 
 def _float_input(x, what: str) -> Tensor:

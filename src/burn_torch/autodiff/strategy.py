@@ -1,0 +1,16 @@
+"""Burn's gradient checkpointing strategies: the autodiff context a tensor carries."""
+import enum
+
+
+class GradientCheckpointingStrategy(enum.Enum):
+    """Burn's checkpointing strategies.
+
+    ``DISABLED`` keeps every output a backward rule needs. ``BALANCED`` recomputes the outputs of
+    memory-bound operations during backward instead of keeping them.
+    """
+
+    DISABLED = "disabled"
+    BALANCED = "balanced"
+
+    def __repr__(self) -> str:
+        return f"GradientCheckpointingStrategy.{self.name}"
