@@ -24,7 +24,7 @@ from burn_torch.autodiff.recorder import apply1, apply2
 from burn_torch.memory import graph_bytes, track
 from burn_torch.module_ops import (ConvOptions, attention, avg_pool2d, conv2d, embedding, linear,
                                    max_pool2d)
-from burn_torch.ops.table import COMPUTE, MEMORY, OpDef, save_nothing, save_other_input, save_output
+from burn_torch.ops.table import COMPUTE, MEMORY, PASS, OpDef, vjp
 from helpers import AD, BALANCED, CK, DISABLED
 
 pytestmark = pytest.mark.usefixtures("no_gc")  # a freed value is dead the moment it is dropped
@@ -101,7 +101,7 @@ class Spy:
 
     def __init__(self):
         self.outputs = []
-        self.op = OpDef("spy_exp", self.forward, lambda g, n: (g * n.saved,), MEMORY, save_output)
+        self.op = OpDef("spy_exp", self.forward, MEMORY, vjp=(vjp(lambda g, s: g * s.out, "out"),))
 
     def forward(self, x):
         out = torch.exp(x)
@@ -241,11 +241,12 @@ def test_recomputed_value_is_freed_before_backward_reaches_earlier_steps():
     spy = Spy()
     alive = []
 
-    def probe_rule(g, n):  # x's matmul, whose rule runs after every step downstream of it
+    def probe_rule(g, s):  # x's matmul, whose rule runs after every step downstream of it
         alive.append(spy.outputs[1]() is not None)
-        return None, n.saved[0].t() @ g
+        return s.a.t() @ g
 
-    probe = OpDef("probe_matmul", torch.matmul, probe_rule, COMPUTE, save_other_input)
+    probe = OpDef("probe_matmul", torch.matmul, COMPUTE, inputs=("a", "b"),
+                  vjp=(None, vjp(probe_rule, "a")))
     w, w2 = params(CK, (6, 6), (6, 3))
     h = spy(apply2(probe, data(CK, 4, 6), w))  # recomputed for w2's matmul rule and its own
     (h @ w2).sum().backward()
@@ -255,7 +256,7 @@ def test_recomputed_value_is_freed_before_backward_reaches_earlier_steps():
 
 def test_recomputed_values_are_freed_when_a_step_gets_no_gradient():
     spy = Spy()
-    stop = OpDef("stop_gradient", torch.clone, lambda g, n: (None,), MEMORY, save_output)
+    stop = OpDef("stop_gradient", torch.clone, MEMORY, vjp=(vjp(lambda g, s: None, "out"),))
     x, w = params(CK, (4, 6), (6, 6))
     m = x @ w
     s = apply1(stop, spy(m))  # the spy's step is reached but gets no gradient
@@ -271,7 +272,7 @@ def test_random_step_is_recomputed_with_the_generator_state_of_its_forward():
         calls.append(1)
         return x + torch.randn(x.shape, generator=gen)
 
-    noise = OpDef("noise", noisy, lambda g, n: (g,), MEMORY, save_nothing)
+    noise = OpDef("noise", noisy, MEMORY, attrs=("generator",), vjp=(PASS,))
 
     def model(device, gen):
         x, w, w2 = params(device, (4, 6), (6, 6), (6, 3))

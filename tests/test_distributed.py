@@ -21,7 +21,7 @@ import pytest
 import torch
 
 from burn_torch import Device, DistributedError, Tensor, distributed as dist, nn
-from burn_torch.distributed.leaf import carry_mark
+from burn_torch.autodiff.distributed_leaf import carry_mark
 from burn_torch.module import Module, Param, ParamId
 from burn_torch.optim import GradientsParams, MomentumConfig, SgdConfig
 

@@ -17,7 +17,7 @@ from burn_torch import Device, DType, Tensor, activation
 from burn_torch.autodiff import recorder
 from burn_torch.autodiff.recorder import apply1, apply2
 from burn_torch.ops import OPS
-from burn_torch.ops.table import MEMORY, defop, save_input, save_inputs
+from burn_torch.ops.table import MEMORY, PASS, defop, vjp
 from burn_torch.testing import (Const, assert_grads_match_torch, check_grads_numerically, covered_ops,
                                 covers, torch_oracle_mode)
 from burn_torch.testing import strategies
@@ -28,20 +28,24 @@ Y = np.random.default_rng(1).standard_normal((3, 4))
 
 
 @contextlib.contextmanager
-def throwaway_op(name, forward, backward, save=save_input):
-    """Declares a test-local op and removes it from the op table afterwards."""
-    op = defop(name, forward, backward, MEMORY, save)
+def throwaway_op(name, forward, *rules, inputs=("x",)):
+    """Declares a test-local op (one backward rule per input) and removes it from the op table
+    afterwards."""
+    op = defop(name, forward, MEMORY, inputs=inputs, vjp=rules)
     try:
         yield op
     finally:
         del OPS[name]
 
 
-def _bump_one_element(g, n):
+def _bump(g, s):
     """A wrong identity rule: element [1, 2] of the gradient is off by one."""
     wrong = g.clone()
     wrong[1, 2] += 1.0
-    return (wrong,)
+    return wrong
+
+
+_bump_one_element = vjp(_bump)
 
 
 # -- passing on correct rules -------------------------------------------------------------------
@@ -109,11 +113,8 @@ def test_wrong_rule_fails_with_the_worst_differences_and_their_index():
 
 
 def test_report_names_only_the_leaf_with_the_wrong_gradient():
-    def mul_wrong_for_b(g, n):
-        a, b = n.saved
-        return g * b, g * a * 2.0
-
-    with throwaway_op("kit_wrong_mul", torch.mul, mul_wrong_for_b, save_inputs) as op:
+    with throwaway_op("kit_wrong_mul", torch.mul, vjp(lambda g, s: g * s.b, "b"),
+                      vjp(lambda g, s: g * s.a * 2.0, "a"), inputs=("a", "b")) as op:
         with pytest.raises(AssertionError) as err:
             assert_grads_match_torch(lambda a, b: apply2(op, a, b), X, Y)
     assert "gradient of input 1" in str(err.value)
@@ -121,14 +122,14 @@ def test_report_names_only_the_leaf_with_the_wrong_gradient():
 
 
 def test_small_error_fails_at_float64_defaults_but_passes_a_looser_rtol():
-    with throwaway_op("kit_almost_exp", torch.exp, lambda g, n: (g * n.saved.exp() * (1 + 1e-8),)) as op:
+    with throwaway_op("kit_almost_exp", torch.exp, vjp(lambda g, s: g * s.x.exp() * (1 + 1e-8), "x")) as op:
         with pytest.raises(AssertionError, match="worst rel diff 1e-08"):
             assert_grads_match_torch(lambda x: apply1(op, x), X)
         assert_grads_match_torch(lambda x: apply1(op, x), X, rtol=1e-7)
 
 
 def test_wrong_output_values_fail():
-    with throwaway_op("kit_unstable", lambda x: x + torch.is_grad_enabled(), lambda g, n: (g,)) as op:
+    with throwaway_op("kit_unstable", lambda x: x + torch.is_grad_enabled(), PASS) as op:
         with pytest.raises(AssertionError, match="output 0 .* 12 of 12 elements"):
             assert_grads_match_torch(lambda x: apply1(op, x), X)
 
@@ -160,7 +161,7 @@ def _number(message, label):
 
 
 def test_directional_check_catches_a_rule_torch_autograd_agrees_with():
-    with throwaway_op("kit_straight_through_sin", _straight_through_sin, lambda g, n: (g,)) as op:
+    with throwaway_op("kit_straight_through_sin", _straight_through_sin, PASS) as op:
         with pytest.raises(AssertionError) as err:
             assert_grads_match_torch(lambda x: apply1(op, x), X, loss="sum")
     message = str(err.value)
@@ -172,7 +173,7 @@ def test_directional_check_catches_a_rule_torch_autograd_agrees_with():
 
 
 def test_directional_check_names_the_leaf_whose_part_disagrees():
-    with throwaway_op("kit_straight_through_sin", _straight_through_sin, lambda g, n: (g,)) as op:
+    with throwaway_op("kit_straight_through_sin", _straight_through_sin, PASS) as op:
         with pytest.raises(AssertionError) as err:
             assert_grads_match_torch(lambda a, b: a * b + apply1(op, b), X, Y)
     message = str(err.value)
@@ -182,18 +183,18 @@ def test_directional_check_names_the_leaf_whose_part_disagrees():
 
 
 def test_numeric_false_skips_the_directional_check():
-    with throwaway_op("kit_straight_through_sin", _straight_through_sin, lambda g, n: (g,)) as op:
+    with throwaway_op("kit_straight_through_sin", _straight_through_sin, PASS) as op:
         assert_grads_match_torch(lambda x: apply1(op, x), X, numeric=False)
 
 
 def test_directional_check_is_skipped_unless_everything_is_float64():
-    with throwaway_op("kit_straight_through_sin", _straight_through_sin, lambda g, n: (g,)) as op:
+    with throwaway_op("kit_straight_through_sin", _straight_through_sin, PASS) as op:
         assert_grads_match_torch(lambda x: apply1(op, x), X.astype(np.float32))
         assert_grads_match_torch(lambda x: apply1(op, x).cast(DType.F32), X)
 
 
 def test_directional_check_is_skipped_where_the_loss_is_not_finite():
-    with throwaway_op("kit_straight_through_sin", _straight_through_sin, lambda g, n: (g,)) as op:
+    with throwaway_op("kit_straight_through_sin", _straight_through_sin, PASS) as op:
         assert_grads_match_torch(lambda x: apply1(op, x) + x.log(), -np.abs(X))
 
 

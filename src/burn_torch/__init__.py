@@ -7,6 +7,7 @@ import sys as _sys
 
 from .functional import activation, loss, module_ops, signal
 from . import distributed, interop, memory, module, nn, optim
+from .autodiff.debug import debug_mode
 from .autodiff.gradients import Gradients
 from .tensor_data import TensorData
 from .device import Device, GradientCheckpointingStrategy
@@ -24,7 +25,7 @@ from .tensor import Tensor
 __all__ = [
     "Tensor", "Gradients", "Device", "GradientCheckpointingStrategy", "Distribution", "DType",
     "Float", "Int", "Bool", "Kind", "TensorData", "Shape", "QuantScheme", "QuantizedTensor",
-    "IndexingUpdateOp",
+    "IndexingUpdateOp", "debug_mode",
     "activation", "distributed", "interop", "loss", "memory", "module", "module_ops", "nn", "optim",
     "signal",
     "AutodiffError", "AutodiffDisabledError", "NotTrackedError", "GraphConsumedError",

@@ -36,3 +36,8 @@ class GradientAutodiffError(AutodiffError):
 
 class UnsupportedAutodiffFeatureError(AutodiffError):
     """A PyTorch autodiff feature Burn does not have (``retain_graph``, an external seed, ...)."""
+
+
+class DistributedError(AutodiffError):
+    """A distributed-training precondition failed: a marked intermediate, a parameter on another
+    backend than the loss, no process group, ranks that disagree, or a rank that failed."""

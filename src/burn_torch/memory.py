@@ -19,7 +19,9 @@ from typing import Iterator
 
 import torch
 
-from .autodiff import engine
+import threading
+
+from .autodiff import hooks
 from .autodiff.checkpoint import Checkpoint
 from .tensor import Tensor
 
@@ -30,7 +32,7 @@ def _tensors(obj, out: list) -> list:
     """Appends the torch tensors in ``obj`` (nested tuples/lists, Checkpoints) to ``out``."""
     if isinstance(obj, torch.Tensor):
         out.append(obj)
-    elif type(obj) is tuple or type(obj) is list:
+    elif isinstance(obj, (tuple, list)):
         for o in obj:
             _tensors(o, out)
     elif obj.__class__ is Checkpoint:
@@ -101,17 +103,20 @@ class MemoryTrace:
                 f"passes={self.passes})")
 
 
-class _Observer:
-    """The engine's view of a trace: ``begin`` once per pass, ``step`` after each rule ran.
+class _Observer(hooks.BackwardHook):
+    """The engine's view of a trace (a backward hook): ``begin`` once per pass, ``step`` after
+    each rule ran.
 
     Keeps a reference count per storage the graph holds, so the bytes still held are known
     without rescanning the graph; a step's holdings are released once the engine moved past it.
     """
 
+    __slots__ = ("trace", "nodes", "held", "refs", "live", "next")
+
     def __init__(self, trace: MemoryTrace) -> None:
         self.trace = trace
 
-    def begin(self, nodes, grads) -> None:
+    def begin(self, nodes, grads) -> list:
         refs = {}
         held = []
         live = 0
@@ -132,6 +137,7 @@ class _Observer:
         trace.passes += 1
         trace.start_bytes = max(trace.start_bytes, live)
         self._measure(list(grads.values()))
+        return nodes
 
     def step(self, node, g, pgs, grads, recomputer) -> None:
         while self.nodes[self.next] is not node:  # leaves and skipped steps since the last step
@@ -171,10 +177,21 @@ def track() -> Iterator[MemoryTrace]:
     In nested blocks the innermost one measures. Adds a per-step cost to backward while active.
     """
     trace = MemoryTrace()
-    local = engine.tracking
-    previous = getattr(local, "observer", None)
-    local.observer = _Observer(trace)
+    previous = getattr(_tracking, "trace", None)
+    _tracking.trace = trace
     try:
         yield trace
     finally:
-        local.observer = previous
+        _tracking.trace = previous
+
+
+_tracking = threading.local()  # ``trace``: the innermost track() block of this thread
+
+
+def _observer_for(root, seed):
+    """The backward-hook factory: an observer for passes run inside a ``track()`` block."""
+    trace = getattr(_tracking, "trace", None)
+    return None if trace is None else _Observer(trace)
+
+
+hooks.register(_observer_for)

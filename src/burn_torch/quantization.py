@@ -14,6 +14,7 @@ import torch
 from .autodiff.recorder import wrap
 from .device import GradientCheckpointingStrategy
 from .methods.base import require_float
+from . import tensor as _tensor
 from .tensor import Tensor, _check_device
 
 
@@ -114,11 +115,13 @@ class QuantizedTensor(Tensor):
         return self._with(self._ctx, self._qvalues.to(_check_device(device)._torch))
 
 
-def quantize(x: Tensor, scheme: QuantScheme) -> QuantizedTensor:
-    """Quantizes a Float tensor: ``q = round(x / s)`` clamped to ±127 with ``s = max|x| / 127``.
+def quantize(x: Tensor, scheme: "QuantScheme | None") -> QuantizedTensor:
+    """Quantizes a Float tensor: ``q = round(x / s)`` clamped to ±127 with ``s = max|x| / 127``
+    (``scheme`` None: the default scheme).
 
     The result keeps ``x``'s autodiff association but is never tracked.
     """
+    scheme = scheme or QuantScheme.default()
     require_float(x, "quantize_dynamic")
     data = x._data
     amax = data.detach().abs().max() if data.numel() else torch.tensor(0.0)
@@ -131,3 +134,6 @@ def quantize(x: Tensor, scheme: QuantScheme) -> QuantizedTensor:
     q._ctx = x._ctx
     q._node = None
     return q
+
+
+_tensor.bind_quantizer(quantize)

@@ -21,8 +21,8 @@ from .autodiff.graph import GRAD, new_leaf
 from .autodiff.recorder import apply1, wrap
 from .tensor_data import TensorData, as_torch
 from .device import Device, GradientCheckpointingStrategy, generator
-from .distributed.leaf import DistributedLeaf
-from .distributed.leaf import mark as _mark_distributed
+from .autodiff.distributed_leaf import DistributedLeaf
+from .autodiff.distributed_leaf import mark as _mark_distributed
 from .distribution import Distribution
 from .dtype import Bool, DType, Float, Int, Kind, kind_of, resolve_dtype
 from .errors import (AutodiffDisabledError, GradientAutodiffError, NonLeafRequireGradError,
@@ -496,8 +496,7 @@ class Tensor(ArithmeticMethods, ReduceMethods, ShapeMethods, IndexMethods, Compa
 
     def quantize_dynamic(self, scheme=None) -> "Tensor":
         """Quantizes this Float tensor with ``scheme`` (default: symmetric int8 per tensor)."""
-        from .quantization import QuantScheme, quantize
-        return quantize(self, scheme or QuantScheme.default())
+        return _quantizer(self, scheme)
 
     def dequantize(self) -> "Tensor":
         """This tensor as a plain float tensor (returns self when not quantized)."""
@@ -505,3 +504,11 @@ class Tensor(ArithmeticMethods, ReduceMethods, ShapeMethods, IndexMethods, Compa
 
 
 recorder.bind_tensor_class(Tensor)
+
+_quantizer = None  # quantization.quantize_default, bound when burn_torch.quantization is imported
+
+
+def bind_quantizer(fn) -> None:
+    """Lets ``Tensor.quantize_dynamic`` reach the quantization module, which imports this one."""
+    global _quantizer
+    _quantizer = fn

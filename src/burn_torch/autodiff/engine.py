@@ -1,4 +1,12 @@
-"""Backward: Burn's consuming, container-returning backward pass."""
+"""Backward: Burn's consuming, container-returning backward pass.
+
+The engine owns what every op shares: it visits the steps in reverse topological order, calls
+the rules of each step's tracked inputs (the op table's per-input ``vjp`` rules, or its fused
+rule), reduces every gradient to its input's shape and dtype, sums gradients reached by several
+paths, frees saved values and intermediate gradients as soon as they are used, and hands the
+gradients of retaining leaves back. Distributed sync and memory tracking take part through
+``hooks``; the engine imports neither.
+"""
 from __future__ import annotations
 
 import operator
@@ -6,18 +14,22 @@ import threading
 
 import torch
 
-from ..distributed import sync as _sync
 from ..errors import GraphConsumedError
+from . import hooks as _hooks
 from .checkpoint import Checkpoint, Recomputer
 from .graph import GRAD, Node
 
 _grad_enabled = torch.is_grad_enabled
 _set_grad = torch._C._set_grad_enabled
 _lock = threading.Lock()
-tracking = threading.local()  # ``observer``: set by burn_torch.memory.track() for its thread
-
-
 _node_id = operator.attrgetter("id")
+
+
+def _consumed_error(p) -> GraphConsumedError:
+    return GraphConsumedError(
+        f"backward needs intermediate step #{p.id} ({p.op.name}), which an earlier backward "
+        "consumed; recompute the forward pass from its leaves, or detach() the intermediate to "
+        "start a new lineage")
 
 
 def claim(root: Node, check=None) -> list[Node]:
@@ -26,7 +38,8 @@ def claim(root: Node, check=None) -> list[Node]:
     Raises GraphConsumedError, before marking anything, if ``root`` or any intermediate it
     depends on was consumed by an earlier backward; ``check(nodes)``, when given, runs then too
     and may raise as well. The checks and the marking happen under one lock, so two backward
-    passes through the same step cannot both run it.
+    passes through the same step cannot both run it; an interruption (KeyboardInterrupt) while
+    marking un-marks what was marked, so the graph is either claimed whole or untouched.
     """
     with _lock:
         if root.consumed:
@@ -48,55 +61,88 @@ def claim(root: Node, check=None) -> list[Node]:
                 if p is None or p in seen:
                     continue
                 if p.consumed:
-                    raise GraphConsumedError(
-                        f"backward needs intermediate step #{p.id} ({p.op.name}), which an earlier "
-                        "backward consumed; recompute the forward pass from its leaves, or detach() "
-                        "the intermediate to start a new lineage"
-                    )
+                    raise _consumed_error(p)
                 seen.add(p)
                 nodes.append(p)
                 push(p)
         if check is not None:
             check(nodes)
-        for n in nodes:
-            if n.op is not None:
+        steps = [n for n in nodes if n.op is not None]
+        try:
+            for n in steps:
                 n.consumed = True
+        except BaseException:
+            for n in steps:
+                n.consumed = False
+            raise
     nodes.sort(key=_node_id, reverse=True)
     return nodes
+
+
+def _shapes(ts) -> str:
+    return ", ".join("-" if t is None else str(list(t.shape)) for t in ts)
+
+
+def step_error(node: Node, g, err: Exception) -> Exception:
+    """``err`` raised by ``node``'s rule, re-made with the op, the step and the shapes (and,
+    in debug mode, the source line that recorded the step); the original is chained."""
+    origin = getattr(node, "origin", None)
+    where = f", recorded at {origin}" if origin else ""
+    parents = node.parents or ()
+    msg = (f"backward of {node.op.name} (step #{node.id}{where}) failed: {err} "
+           f"(output gradient {list(g.shape)} {g.dtype}; input shapes: "
+           f"{', '.join('-' if p is None else str(list(p.shape)) for p in parents)})")
+    cls = type(err)
+    if cls in (RuntimeError, ValueError, TypeError, IndexError, ArithmeticError, ZeroDivisionError,
+               NotImplementedError, AssertionError):
+        return cls(msg)
+    return RuntimeError(msg)
+
+
+def _release_rest(nodes, start: int) -> None:
+    """After a failed pass: drops what the steps not yet run hold (they are consumed)."""
+    for node in nodes[start:]:
+        if node.op is not None:
+            node.parents = node.saved = node.attrs = None
 
 
 def run_backward(root: Node, seed: torch.Tensor) -> dict[int, torch.Tensor]:
     """Runs backward from ``root`` seeded with ``seed``; returns {leaf node id: gradient}.
 
-    Steps run in reverse topological order. Each step's saved tensors and its parent links are
-    released as soon as its rule has run, and each intermediate gradient is dropped once it has
-    been propagated. A gradient reached by several paths is summed, in place once the engine owns
-    the only reference to the sum. A BALANCED step's recomputed values are filled in just before
-    its rule runs (see ``checkpoint``). While leaves marked distributed exist, the gradients of
-    those the graph reaches are averaged across ranks (see ``distributed.sync``).
+    Steps run in reverse topological order. Each step's saved values and its parent links are
+    released as soon as its rules have run, and each intermediate gradient is dropped once it
+    has been propagated. A gradient reached by several paths is summed, in place once the
+    engine owns the only reference to the sum. A BALANCED step's recomputed values are filled
+    in just before its rules run (see ``checkpoint``).
+
+    Raises GraphConsumedError (nothing consumed) when the graph was consumed before, what a
+    hook's ``check`` raises (nothing consumed), and an error naming the op, the step and the
+    shapes when a rule fails (the graph is then consumed whole).
     """
-    if _sync.registry:
-        nodes, sync = _sync.plan(root, seed, claim)
+    hooks = _hooks.for_pass(root, seed)
+    if hooks:
+        nodes = claim(root, lambda ns: [h.check(ns) for h in hooks])
+        grads = {root: seed}
+        for h in hooks:
+            nodes = h.begin(nodes, grads)
     else:
-        nodes, sync = claim(root), None
-    grads = {root: seed}
+        nodes = claim(root)
+        grads = {root: seed}
     owned = set()
     result = {}
     recomputer = None
-    observer = getattr(tracking, "observer", None)
-    if observer is not None:
-        observer.begin(nodes, grads)
+    pop = grads.pop
+    get = grads.get
     prev = _grad_enabled()
     _set_grad(False)
+    k = 0
     try:
-        pop = grads.pop
-        get = grads.get
-        for node in nodes:
+        for k, node in enumerate(nodes):
             g = pop(node, None)
             op = node.op
             if op is None:
                 if g is not None and node.requirement == GRAD:
-                    if sync is not None and sync.submit(node, g):
+                    if hooks and any([h.leaf(node, g) for h in hooks]):
                         continue
                     # a view (a cat/stack part, an expanded seed) would keep the whole
                     # intermediate buffer alive in the container: compact it into its own storage
@@ -105,37 +151,59 @@ def run_backward(root: Node, seed: torch.Tensor) -> dict[int, torch.Tensor]:
                         g = g.clone(memory_format=torch.contiguous_format)
                     result[node.id] = g
                 continue
+            saved = node.saved
             if g is None:
-                if node.saved.__class__ is Checkpoint:
+                if saved.__class__ is Checkpoint:
                     recomputer = recomputer or Recomputer(nodes)
                     recomputer.release(node)
                 node.parents = node.saved = node.attrs = None
                 continue
-            if node.saved.__class__ is Checkpoint:
+            if saved.__class__ is Checkpoint:
                 recomputer = recomputer or Recomputer(nodes)
-                node.saved = recomputer.resolve(node)
-            pgs = op.backward(g, node)
-            if observer is not None:
-                observer.step(node, g, pgs, grads, recomputer)
+                saved = recomputer.resolve(node)
             parents = node.parents
+            try:
+                rules = op.rules
+                if rules is None:
+                    pgs = op.fused(g, saved, parents)
+                elif len(parents) == 1:
+                    pgs = (rules[0](g, saved),)
+                else:
+                    pgs = tuple([None if p is None or r is None else r(g, saved)
+                                 for p, r in zip(parents, rules)])
+            except Exception as e:
+                raise step_error(node, g, e) from e
+            if hooks:
+                for h in hooks:
+                    h.step(node, g, pgs, grads, recomputer)
+            try:
+                i = 0
+                for p in parents:
+                    if p is not None:
+                        pg = pgs[i]
+                        if pg is not None:
+                            if pg.shape != p.shape:
+                                pg = pg.sum_to_size(p.shape)
+                            if pg.dtype is not p.dtype:
+                                pg = pg.to(p.dtype)
+                            cur = get(p)
+                            if cur is None:
+                                grads[p] = pg
+                            elif p in owned:
+                                cur.add_(pg)
+                            else:
+                                grads[p] = cur + pg
+                                owned.add(p)
+                    i += 1
+            except Exception as e:
+                raise step_error(node, g, e) from e
             node.parents = node.saved = node.attrs = None
-            g = None
-            i = 0
-            for p in parents:
-                if p is not None:
-                    pg = pgs[i]
-                    if pg is not None:
-                        cur = get(p)
-                        if cur is None:
-                            grads[p] = pg
-                        elif p in owned:
-                            cur.add_(pg)
-                        else:
-                            grads[p] = cur + pg
-                            owned.add(p)
-                i += 1
+            g = pgs = saved = None
+    except BaseException:
+        _release_rest(nodes, k)
+        raise
     finally:
         _set_grad(prev)
-    if sync is not None:
-        sync.finish(result)
+    for h in hooks:
+        h.finish(result)
     return result

@@ -1,9 +1,10 @@
-"""Recording: runs an op-table entry's forward kernel and records a step when needed.
+"""The recorder: runs an op-table entry's forward kernel and records a step when needed.
 
 This is the per-op hot path. It combines the operands' autodiff contexts (an operand without
 autodiff is a constant; two autodiff operands must share a checkpointing strategy), runs the torch
-kernel with torch autograd off, and, when at least one operand is tracked and the result is a
-float tensor, creates the result's node with the parents' nodes and what the rule needs saved.
+kernel with torch autograd off, splits off the op's named residuals, and, when at least one
+operand is tracked and the op is differentiable, creates the result's node with the parents'
+nodes and the saved record the rules of the tracked inputs need (``op.savers[mask]``).
 Results with the BALANCED strategy are recorded by ``checkpoint.record`` instead (one identity
 check per op here; see ``checkpoint``).
 """
@@ -15,6 +16,8 @@ from .strategy import GradientCheckpointingStrategy
 from ..errors import StrategyMismatchError
 from . import checkpoint as _checkpoint
 from .graph import GRAD_IN_BACKWARD, Node
+
+NodeClass = Node  # the class of recorded nodes (debug mode swaps in one that keeps the source line)
 
 _BALANCED = GradientCheckpointingStrategy.BALANCED
 
@@ -57,7 +60,8 @@ def kernel_error(op, err: RuntimeError, datas) -> Exception:
 
 
 def run(op, datas, *attrs):
-    """Runs ``op.forward(*datas, *attrs)`` with torch autograd off."""
+    """Runs ``op.forward(*datas, *attrs)`` with torch autograd off; returns what the forward
+    returns (``(out, *residuals)`` for an op with residuals)."""
     prev = _grad_enabled()
     _set_grad(False)
     try:
@@ -81,15 +85,20 @@ def apply1(op, x, attrs=()):
         raise kernel_error(op, e, (data,)) from e
     finally:
         _set_grad(prev)
+    res = None
+    if op.residuals:
+        res = out[1:]
+        out = out[0]
     t = _Tensor.__new__(_Tensor)
     t._data = out
     t._ctx = x._ctx
     node = x._node
-    if node is None or op.backward is None:
+    if node is None or not op.differentiable:
         t._node = None
         return t
-    parents = (node,)
-    t._node = Node(GRAD_IN_BACKWARD, op, parents, op.save((data,), out, parents), attrs,
+    save = op.savers[1]
+    t._node = NodeClass(GRAD_IN_BACKWARD, op, (node,),
+                   None if save is None else save((data,), out, res, attrs), attrs,
                    out.shape, out.dtype)
     return t
 
@@ -112,27 +121,39 @@ def apply2(op, a, b, attrs=()):
         raise kernel_error(op, e, (da, db)) from e
     finally:
         _set_grad(prev)
+    res = None
+    if op.residuals:
+        res = out[1:]
+        out = out[0]
     t = _Tensor.__new__(_Tensor)
     t._data = out
     t._ctx = ca
     na = a._node
     nb = b._node
-    if (na is None and nb is None) or op.backward is None:
+    if na is None:
+        if nb is None or not op.differentiable:
+            t._node = None
+            return t
+        save = op.savers[2]
+    elif not op.differentiable:
         t._node = None
         return t
-    parents = (na, nb)
-    t._node = Node(GRAD_IN_BACKWARD, op, parents, op.save((da, db), out, parents), attrs,
+    else:
+        save = op.savers[1 if nb is None else 3]
+    t._node = NodeClass(GRAD_IN_BACKWARD, op, (na, nb),
+                   None if save is None else save((da, db), out, res, attrs), attrs,
                    out.shape, out.dtype)
     return t
 
 
 def applyn(op, tensors, attrs=()):
-    """Applies an op over a sequence of tensors; ``op.forward`` receives their storages as one
-    tuple."""
+    """Applies an op over a sequence of tensors (a variadic op, or one whose optional inputs
+    may be absent, such as a bias); ``op.forward`` receives their storages as one tuple."""
     ctx = None
     datas = []
     parents = []
-    tracked = False
+    mask = 0
+    bit = 1
     for t in tensors:
         c = t._ctx
         if c is not None and c is not ctx:
@@ -141,7 +162,8 @@ def applyn(op, tensors, attrs=()):
         node = t._node
         parents.append(node)
         if node is not None:
-            tracked = True
+            mask |= bit
+        bit <<= 1
     if ctx is _BALANCED:
         return _checkpoint.record(op, tensors, attrs, ctx, True)
     datas = tuple(datas)
@@ -153,16 +175,21 @@ def applyn(op, tensors, attrs=()):
         raise kernel_error(op, e, datas) from e
     finally:
         _set_grad(prev)
-    res = _Tensor.__new__(_Tensor)
-    res._data = out
-    res._ctx = ctx
-    if not tracked or op.backward is None:
-        res._node = None
-        return res
-    parents = tuple(parents)
-    res._node = Node(GRAD_IN_BACKWARD, op, parents, op.save(datas, out, parents), attrs,
-                     out.shape, out.dtype)
-    return res
+    res = None
+    if op.residuals:
+        res = out[1:]
+        out = out[0]
+    t = _Tensor.__new__(_Tensor)
+    t._data = out
+    t._ctx = ctx
+    if not mask or not op.differentiable:
+        t._node = None
+        return t
+    save = op.savers[1 if op.variadic else mask]
+    t._node = NodeClass(GRAD_IN_BACKWARD, op, tuple(parents),
+                   None if save is None else save(datas, out, res, attrs), attrs,
+                   out.shape, out.dtype)
+    return t
 
 
 def wrap(data, ctx, node=None):

@@ -16,10 +16,10 @@ all-reduces with the rest of backward (see ``sync``)::
 ``init``/``shutdown``/``rank``/``world_size``/``local_rank``/``barrier``: the process group
 (``process``); ``shard``/``ShardSampler``: splitting data (``sharding``); ``broadcast_module``:
 equal replicas (``replica``); ``Tensor.set_distributed`` / ``Module.distributed()``: marking
-(``leaf``). Misuse raises :class:`DistributedError`, an ``AutodiffError``.
+(``burn_torch.autodiff.distributed_leaf``). Misuse raises :class:`DistributedError`, an ``AutodiffError``.
 """
 from .sharding import ShardSampler, shard
-from .leaf import DistributedError
+from ..errors import DistributedError
 from .process import barrier, init, is_initialized, local_rank, rank, shutdown, world_size
 from .replica import broadcast_module
 

@@ -5,7 +5,7 @@ import torch
 import torch.distributed as dist
 
 from ..autodiff.recorder import wrap
-from .leaf import carry_mark
+from ..autodiff.distributed_leaf import carry_mark
 from .process import collective_device, is_initialized
 from .sync import agree, failure, signature
 

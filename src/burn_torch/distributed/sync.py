@@ -4,7 +4,10 @@ across ranks by an asynchronous all-reduce, launched as soon as backward has com
 Collectives pair up by their order, so every rank must issue the same ones in the same order,
 whatever its own graph looks like. One backward's protocol:
 
-1. *Inspect* (inside the engine's ``claim``, before any step is consumed): find the distributed
+The sync takes part in backward as a hook (``burn_torch.autodiff.hooks``), registered when this
+module is imported; the engine does not know about it.
+
+1. *Inspect* (the hook's ``check``, inside the engine's ``claim``, before any step is consumed): find the distributed
    leaves the graph reaches and each one's last consumer, the step after which its gradient is
    complete. Reject, with a :class:`DistributedError` and before any collective, a leaf on
    another backend than the loss, a parameter reached through two different leaves, and a
@@ -37,9 +40,11 @@ import hashlib
 import torch
 import torch.distributed as dist
 
-from .leaf import DistributedError, DistributedLeaf, registry
+from ..autodiff import hooks
+from ..autodiff.distributed_leaf import DistributedLeaf, registry
+from ..errors import DistributedError
 
-__all__ = ["registry", "plan", "GradientSync", "signature", "agree"]
+__all__ = ["registry", "GradientSync", "signature", "agree"]
 
 
 def _sync_key(leaf: DistributedLeaf):
@@ -80,21 +85,10 @@ def failure(e: Exception, doing: str) -> DistributedError:
         "Another rank probably crashed, stopped or timed out: check its output.")
 
 
-def plan(root, seed: torch.Tensor, claim):
-    """Claims the graph of ``root`` with ``claim(root, check)``; returns ``(nodes, sync)``.
-
-    ``sync`` is None, and ``nodes`` claim's order, when the graph has no distributed leaf.
-    Raises DistributedError (before any step is consumed) as described in the module docstring.
-    """
-    sync = GradientSync(seed.device)
-    nodes = claim(root, sync.inspect)
-    if not sync.last:
-        return nodes, None
-    return sync.start(nodes), sync
-
-
-class GradientSync:
-    """One backward pass's gradient synchronisation (see the module docstring)."""
+class GradientSync(hooks.BackwardHook):
+    """One backward pass's gradient synchronisation, a backward hook (see the module docstring).
+    A pass that reaches no distributed leaf runs as a plain backward: every later method is then
+    a no-op."""
 
     __slots__ = ("device", "last", "leaves", "index", "bufs", "works", "next", "sig", "agreement")
 
@@ -102,8 +96,13 @@ class GradientSync:
         self.device = loss_device
         self.last: dict = {}  # distributed leaf reached -> its last consumer (None: it is the root)
 
+    @classmethod
+    def for_pass(cls, root, seed: torch.Tensor) -> "GradientSync | None":
+        """The hook factory: a sync for every backward while distributed leaves exist."""
+        return cls(seed.device) if registry else None
+
     # -- 1. inspect ---------------------------------------------------------------------------
-    def inspect(self, nodes) -> None:
+    def check(self, nodes) -> None:
         """Finds the distributed leaves among ``nodes`` and their last consumers; raises
         DistributedError when backward cannot synchronise them. Consumes nothing."""
         last = {}
@@ -124,10 +123,12 @@ class GradientSync:
         self.last = last
 
     # -- 2. plan ------------------------------------------------------------------------------
-    def start(self, nodes: list) -> list:
+    def begin(self, nodes: list, grads: dict) -> list:
         """Builds the sync list, launches its signature's agreement and returns ``nodes`` with
         each distributed leaf right after its last consumer."""
         reached = self.last
+        if not reached:
+            return nodes
         ids = {leaf.param_id for leaf in reached}
         backend = self.device.type
         others = [leaf for pid, leaf in list(registry.items())
@@ -145,9 +146,11 @@ class GradientSync:
         return _schedule(nodes, reached)
 
     # -- 3. launch ----------------------------------------------------------------------------
-    def submit(self, leaf, grad: torch.Tensor) -> bool:
+    def leaf(self, leaf, grad: torch.Tensor) -> bool:
         """Takes the complete gradient of ``leaf`` if it is a distributed leaf of this backward
         (and launches every all-reduce now ready); returns whether it took it."""
+        if not self.last:
+            return False
         i = self.index.get(leaf)
         if i is None:
             return False
@@ -189,6 +192,8 @@ class GradientSync:
     def finish(self, result: dict) -> None:
         """Launches what is left, waits for every all-reduce and stores the averaged gradients
         into ``result`` ({leaf node id: gradient})."""
+        if not self.last:
+            return
         bufs = self.bufs
         for i, leaf in enumerate(self.leaves):
             if bufs[i] is None:
@@ -257,3 +262,6 @@ def _schedule(nodes: list, last: dict) -> list:
         if moved is not None:
             out.extend(moved)
     return out
+
+
+hooks.register(GradientSync.for_pass)

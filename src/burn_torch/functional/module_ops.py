@@ -19,7 +19,8 @@ from typing import Sequence
 
 import torch
 
-from ..autodiff.recorder import apply1, applyn, wrap
+from ..autodiff.checkpoint import Checkpoint
+from ..autodiff.recorder import apply1, applyn, run, wrap
 from ..dtype import Bool, Int, kind_of
 from ..ops import conv as conv_ops
 from ..ops import nn as nn_ops
@@ -414,9 +415,15 @@ def _max_pool(n, x, kernel_size, stride, padding, dilation, ceil_mode):
     _float(what, "x", x, n + 2, _SPATIAL[n])
     attrs = (*_pool_window(what, n, kernel_size, stride, padding, dilation),
              _flag(what, "ceil_mode", ceil_mode))
-    sink = []
-    out = apply1(pool_ops.MAX_POOL1D if n == 1 else pool_ops.MAX_POOL2D, x, (*attrs, sink))
-    return out, wrap(sink[0], x._ctx)
+    op = pool_ops.MAX_POOL1D if n == 1 else pool_ops.MAX_POOL2D
+    if x._node is None:  # nothing to record: the kernel's output and indices, as they are
+        out, indices = run(op, (x._data,), *attrs)
+        return wrap(out, x._ctx), wrap(indices, x._ctx)
+    out = apply1(op, x, attrs)
+    saved = out._node.saved  # the step's saved record holds the residual ``indices``
+    if saved.__class__ is Checkpoint:  # BALANCED: the record with references to recomputables
+        saved = saved.saved
+    return out, wrap(saved.indices, x._ctx)
 
 
 def max_pool1d(x: Tensor, kernel_size: int, stride: int, padding: int, dilation: int,
@@ -519,7 +526,7 @@ def attention(q: Tensor, k: Tensor, v: Tensor, mask: Tensor | None = None) -> Te
             raise ValueError(f"attention: mask {_shape(mask)} must broadcast to the scores "
                              f"{scores}")
         mask_data = mask._data
-    return applyn(nn_ops.ATTENTION, (q, k, v), (mask_data, 1.0 / math.sqrt(qs[3]), []))
+    return applyn(nn_ops.ATTENTION, (q, k, v), (mask_data, 1.0 / math.sqrt(qs[3])))
 
 
 __all__ = [

@@ -1,7 +1,7 @@
 """``Module.distributed()``: every trainable parameter marked for data-parallel gradient sync."""
 from __future__ import annotations
 
-from ..distributed.leaf import mark
+from ..autodiff.distributed_leaf import mark
 from .module import Module, ModuleMapper, PathTracker
 from .param import Param
 

@@ -103,7 +103,7 @@ class CrossEntropyLoss(Module):
                              f"got {logits.dims()} and {targets.dims()}")
         batch, classes = logits.dims()
         if self.logits and self.weights is None and self.smoothing is None and not self.pad_tokens:
-            return apply1(CROSS_ENTROPY, logits, (targets.to_torch(), []))  # one fused step
+            return apply1(CROSS_ENTROPY, logits, (targets.to_torch(),))  # one fused step
         log_probs = self._log_probs(logits)
         weights = None if self.weights is None else self.weights.cast(logits.dtype())
         if self.smoothing is None:

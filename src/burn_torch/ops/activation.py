@@ -2,8 +2,7 @@
 backward rules, with torch's own backward kernels where they give Burn's gradients."""
 import torch
 
-from .fit import fit
-from .table import COMPUTE, MEMORY, defop, save_input, save_inputs, save_output
+from .table import COMPUTE, MEMORY, defop, vjp
 
 aten = torch.ops.aten
 _F = torch.nn.functional
@@ -18,35 +17,37 @@ _LOG_SIGMOID_BACKWARD = aten.log_sigmoid_backward.default
 _softmax_backward = torch._softmax_backward_data
 _log_softmax_backward = torch._log_softmax_backward_data
 
-RELU = defop("relu", torch.relu, lambda g, n: (_THRESHOLD_BACKWARD(g, n.saved, 0),), MEMORY, save_output)
-SIGMOID = defop("sigmoid", torch.sigmoid, lambda g, n: (_SIGMOID_BACKWARD(g, n.saved),), MEMORY,
-                save_output)
-GELU = defop("gelu", torch.nn.functional.gelu,
-             lambda g, n: (_GELU_BACKWARD(g, n.saved, approximate="none"),), MEMORY, save_input)
-SOFTMAX = defop("softmax", torch.softmax,
-                lambda g, n: (_softmax_backward(g, n.saved, n.attrs[0], n.saved.dtype),), MEMORY,
-                save_output)
-LOG_SOFTMAX = defop("log_softmax", torch.log_softmax,
-                    lambda g, n: (_log_softmax_backward(g, n.saved, n.attrs[0], n.saved.dtype),),
-                    MEMORY, save_output)
+def _unary(name, forward, rule, need, attrs=()):
+    """A one-input activation whose rule reads its input (``need="x"``) or output (``"out"``)."""
+    return defop(name, forward, MEMORY, attrs=attrs, vjp=(vjp(rule, need),))
+
+
+RELU = _unary("relu", torch.relu, lambda g, s: _THRESHOLD_BACKWARD(g, s.out, 0), "out")
+SIGMOID = _unary("sigmoid", torch.sigmoid, lambda g, s: _SIGMOID_BACKWARD(g, s.out), "out")
+GELU = _unary("gelu", torch.nn.functional.gelu,
+              lambda g, s: _GELU_BACKWARD(g, s.x, approximate="none"), "x")
+SOFTMAX = _unary("softmax", torch.softmax,
+                 lambda g, s: _softmax_backward(g, s.out, s.dim, s.out.dtype), "out", ("dim",))
+LOG_SOFTMAX = _unary("log_softmax", torch.log_softmax,
+                     lambda g, s: _log_softmax_backward(g, s.out, s.dim, s.out.dtype), "out",
+                     ("dim",))
 
 
 # -- Burn composes these from masks and clamps; their gradients at the kinks follow that ---------
-def _leaky_relu_rule(g, n):
+def _leaky_relu_rule(g, s):
     """Burn's ``mask_where(x, x < 0, x * slope)``: slope below 0, 1 from 0 up (aten's kernel
     would give the slope at exactly 0)."""
-    return (torch.where(n.saved < 0, g * n.attrs[0], g),)
+    return torch.where(s.x < 0, g * s.slope, g)
 
 
 def _hard_sigmoid_forward(x, alpha, beta):
     return torch.mul(x, alpha).add_(beta).clamp_(0.0, 1.0)
 
 
-def _hard_sigmoid_rule(g, n):
+def _hard_sigmoid_rule(g, s):
     """``clamp(alpha * x + beta, 0, 1)``: the gradient passes inside the range, bounds included."""
-    alpha, beta = n.attrs
-    z = torch.mul(n.saved, alpha).add_(beta)
-    return (torch.where((z >= 0) & (z <= 1), g * alpha, 0.0),)
+    z = torch.mul(s.x, s.alpha).add_(s.beta)
+    return torch.where((z >= 0) & (z <= 1), g * s.alpha, 0.0)
 
 
 def _prelu_weight(x, alpha):
@@ -61,24 +62,22 @@ def _prelu_forward(x, alpha):
     return torch.where(x < 0, x * _prelu_weight(x, alpha), x)
 
 
-def _prelu_rule(g, n):
-    """``mask_where(x, x < 0, x * alpha)``: x gets alpha below 0 and 1 from 0 up; alpha gets x
-    below 0, summed over everything but the channel."""
-    px, pa = n.parents
-    x, alpha = n.saved
-    weight = _prelu_weight(x, alpha)
-    neg = x < 0
-    gx = fit(torch.where(neg, g * weight, g), px) if px is not None else None
-    ga = None
-    if pa is not None:
-        ga = torch.where(neg, g * x, 0.0).sum_to_size(weight.shape).reshape(alpha.shape)
-        ga = ga.to(alpha.dtype)
-    return gx, ga
+def _prelu_x(g, s):
+    """``mask_where(x, x < 0, x * alpha)``: x gets alpha below 0 and 1 from 0 up."""
+    return torch.where(s.x < 0, g * _prelu_weight(s.x, s.alpha), g)
 
 
-LEAKY_RELU = defop("leaky_relu", _F.leaky_relu, _leaky_relu_rule, MEMORY, save_input)
-HARD_SIGMOID = defop("hard_sigmoid", _hard_sigmoid_forward, _hard_sigmoid_rule, MEMORY, save_input)
-PRELU = defop("prelu", _prelu_forward, _prelu_rule, MEMORY, save_inputs)
+def _prelu_alpha(g, s):
+    """alpha gets x below 0, summed over everything but the channel."""
+    x, alpha = s.x, s.alpha
+    return torch.where(x < 0, g * x, 0.0).sum_to_size(_prelu_weight(x, alpha).shape).reshape(alpha.shape)
+
+
+LEAKY_RELU = _unary("leaky_relu", _F.leaky_relu, _leaky_relu_rule, "x", ("slope",))
+HARD_SIGMOID = _unary("hard_sigmoid", _hard_sigmoid_forward, _hard_sigmoid_rule, "x",
+                      ("alpha", "beta"))
+PRELU = defop("prelu", _prelu_forward, MEMORY, inputs=("x", "alpha"),
+              vjp=(vjp(_prelu_x, "x", "alpha"), vjp(_prelu_alpha, "x", "alpha")))
 
 
 # -- smooth activations, with torch's backward kernels ---------------------------------------------
@@ -95,19 +94,18 @@ def _softplus_forward(x, beta):
     return _F.softplus(x, beta, _SOFTPLUS_THRESHOLD)
 
 
-def _log_sigmoid_rule(g, n):
-    x = n.saved
-    return (_LOG_SIGMOID_BACKWARD(g, x, _LOG_SIGMOID_FORWARD(x)[1]),)
+def _log_sigmoid_rule(g, s):
+    return _LOG_SIGMOID_BACKWARD(g, s.x, _LOG_SIGMOID_FORWARD(s.x)[1])
 
 
-GELU_TANH = defop("gelu_tanh", _gelu_tanh_forward,
-                  lambda g, n: (_GELU_BACKWARD(g, n.saved, approximate="tanh"),), MEMORY, save_input)
-SILU = defop("silu", _F.silu, lambda g, n: (_SILU_BACKWARD(g, n.saved),), MEMORY, save_input)
-MISH = defop("mish", _F.mish, lambda g, n: (_MISH_BACKWARD(g, n.saved),), MEMORY, save_input)
-SOFTPLUS = defop("softplus", _softplus_forward,
-                 lambda g, n: (_SOFTPLUS_BACKWARD(g, n.saved, n.attrs[0], _SOFTPLUS_THRESHOLD),),
-                 MEMORY, save_input)
-LOG_SIGMOID = defop("log_sigmoid", _F.logsigmoid, _log_sigmoid_rule, MEMORY, save_input)
+GELU_TANH = _unary("gelu_tanh", _gelu_tanh_forward,
+                   lambda g, s: _GELU_BACKWARD(g, s.x, approximate="tanh"), "x")
+SILU = _unary("silu", _F.silu, lambda g, s: _SILU_BACKWARD(g, s.x), "x")
+MISH = _unary("mish", _F.mish, lambda g, s: _MISH_BACKWARD(g, s.x), "x")
+SOFTPLUS = _unary("softplus", _softplus_forward,
+                  lambda g, s: _SOFTPLUS_BACKWARD(g, s.x, s.beta, _SOFTPLUS_THRESHOLD), "x",
+                  ("beta",))
+LOG_SIGMOID = _unary("log_sigmoid", _F.logsigmoid, _log_sigmoid_rule, "x")
 
 
 # -- softmax variants along a dim ------------------------------------------------------------------
@@ -123,17 +121,14 @@ def _softmin_forward(x, dim):
     return torch.softmax(torch.neg(x), dim)
 
 
-def _softmax_like_rule(g, n):
+def _softmax_like_rule(g, s):
     """``y * (g - sum(g * y))``: the Jacobian of softmax, and of quiet softmax, from the output."""
-    y = n.saved
-    return (_softmax_backward(g, y, n.attrs[0], y.dtype),)
+    return _softmax_backward(g, s.out, s.dim, s.out.dtype)
 
 
-SOFTMIN = defop("softmin", _softmin_forward,
-                lambda g, n: (_softmax_backward(g, n.saved, n.attrs[0], n.saved.dtype).neg_(),),
-                MEMORY, save_output)
-QUIET_SOFTMAX = defop("quiet_softmax", _quiet_softmax_forward, _softmax_like_rule, MEMORY,
-                      save_output)
+SOFTMIN = _unary("softmin", _softmin_forward,
+                 lambda g, s: _softmax_backward(g, s.out, s.dim, s.out.dtype).neg_(), "out", ("dim",))
+QUIET_SOFTMAX = _unary("quiet_softmax", _quiet_softmax_forward, _softmax_like_rule, "out", ("dim",))
 
 
 # -- a loss built on log_softmax (burn_torch.loss) -------------------------------------------------
@@ -148,21 +143,21 @@ def _cross_entropy_forward(logits, target):
     return total.neg_().div_(_rows(logits)).reshape(1)
 
 
-def _cross_entropy_rule(g, n):
+def _cross_entropy_rule(g, s, parents):
     """logits get ``(softmax * sum(target, -1) - target) * g / rows``; target gets
-    ``-log_softmax * g / rows``. The log-softmax is recomputed from the saved logits."""
-    pl, pt = n.parents
-    logits, target = n.saved
+    ``-log_softmax * g / rows``. The log-softmax is recomputed from the saved logits (one
+    log-softmax for both gradients: a fused rule)."""
+    logits, target = s.logits, s.target
     scale = g / _rows(logits)
     log_p = torch.log_softmax(logits, -1)
     gl = gt = None
-    if pl is not None:
+    if parents[0] is not None:
         gl = torch.exp(log_p).mul_(target.sum(-1, keepdim=True)).sub_(target).mul_(scale)
-        gl = fit(gl, pl)
-    if pt is not None:
-        gt = fit(log_p.mul_(scale).neg_(), pt)
+    if parents[1] is not None:
+        gt = log_p.mul_(scale).neg_()
     return gl, gt
 
 
-CROSS_ENTROPY_WITH_LOGITS = defop("cross_entropy_with_logits", _cross_entropy_forward,
-                                  _cross_entropy_rule, COMPUTE, save_inputs)
+CROSS_ENTROPY_WITH_LOGITS = defop("cross_entropy_with_logits", _cross_entropy_forward, COMPUTE,
+                                  inputs=("logits", "target"), fused=_cross_entropy_rule,
+                                  needs=(("logits", "target"), ("logits", "target")))

@@ -1,8 +1,9 @@
 """Convolutions and transposed convolutions (Burn's ``conv{1,2,3}d``, ``conv_transpose{1,2,3}d``).
 
 Every entry runs ``torch.convolution`` forward and torch's own ``convolution_backward`` kernel
-backward. They are applied with ``applyn``: ``forward(datas, *attrs)`` receives ``(x, weight)`` or
-``(x, weight, bias)``, and the rule returns one gradient per input. Compute-bound (Burn marks
+backward, one fused rule computing every tracked input's gradient in one call. They are applied
+with ``applyn``: ``forward(datas, *attrs)`` receives ``(x, weight)`` or ``(x, weight, bias)``
+(inputs ``x``, ``weight``, ``bias``; the bias may be absent). Compute-bound (Burn marks
 convolutions ``compute_bound``): BALANCED checkpointing keeps their outputs.
 
 Attributes: ``(stride, padding, dilation, transposed, output_padding, groups, pads)`` where
@@ -16,6 +17,11 @@ from .table import COMPUTE, defop
 _CONVOLUTION_BACKWARD = torch.ops.aten.convolution_backward.default
 _convolution = torch.convolution
 _pad = torch.constant_pad_nd
+
+_INPUTS = ("x", "weight", "bias")
+_ATTRS = ("stride", "padding", "dilation", "transposed", "output_padding", "groups", "pads")
+# torch's kernel takes x and the weight whichever gradients it computes; the bias only by shape
+_NEEDS = (("x", "weight"), ("x", "weight"), ("x", "weight", "bias_shape"))
 
 
 def _conv_forward(datas, stride, padding, dilation, transposed, output_padding, groups, pads):
@@ -35,28 +41,24 @@ def _unpad(gx, pads):
     return gx
 
 
-def _conv_rule(g, n):
-    stride, padding, dilation, transposed, output_padding, groups, pads = n.attrs
-    parents = n.parents
-    x, w = n.saved
-    if pads is not None:
-        x = _pad(x, pads)
+def _conv_rule(g, s, parents):
+    pads = s.pads
+    x = s.x if pads is None else _pad(s.x, pads)
     px, pw = parents[0], parents[1]
     pb = parents[2] if len(parents) == 3 else None
     gx, gw, gb = _CONVOLUTION_BACKWARD(
-        g, x, w, list(pb.shape) if pb is not None else None, stride, padding, dilation,
-        transposed, output_padding, groups, [px is not None, pw is not None, pb is not None])
+        g, x, s.weight, list(s.bias_shape) if pb is not None else None, s.stride, s.padding,
+        s.dilation, s.transposed, s.output_padding, s.groups,
+        [px is not None, pw is not None, pb is not None])
     if gx is not None and pads is not None:
         gx = _unpad(gx, pads)
     return (gx, gw) if len(parents) == 2 else (gx, gw, gb)
 
 
-def _save_x_and_weight(datas, out, parents):
-    return datas[0], datas[1]
+def _defconv(name):
+    return defop(name, _conv_forward, COMPUTE, inputs=_INPUTS, attrs=_ATTRS, fused=_conv_rule,
+                 needs=_NEEDS)
 
 
-CONV = {n: defop(f"conv{n}d", _conv_forward, _conv_rule, COMPUTE, _save_x_and_weight)
-        for n in (1, 2, 3)}
-CONV_TRANSPOSE = {n: defop(f"conv_transpose{n}d", _conv_forward, _conv_rule, COMPUTE,
-                           _save_x_and_weight)
-                  for n in (1, 2, 3)}
+CONV = {n: _defconv(f"conv{n}d") for n in (1, 2, 3)}
+CONV_TRANSPOSE = {n: _defconv(f"conv_transpose{n}d") for n in (1, 2, 3)}

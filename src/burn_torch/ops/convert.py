@@ -1,6 +1,7 @@
-"""Conversions between float dtypes and between devices; gradients flow back converted."""
-from .table import MEMORY, defop
+"""Conversions between float dtypes and between devices; gradients flow back converted (the
+engine casts a gradient to its input's dtype; ``to_device`` moves it back to the source)."""
+from .table import MEMORY, PASS, defop, vjp
 
-CAST = defop("cast", lambda x, dtype: x.to(dtype), lambda g, n: (g.to(n.parents[0].dtype),), MEMORY)
-TO_DEVICE = defop("to_device", lambda x, device, source: x.to(device),
-                  lambda g, n: (g.to(n.attrs[1]),), MEMORY)
+CAST = defop("cast", lambda x, dtype: x.to(dtype), MEMORY, attrs=("dtype",), vjp=(PASS,))
+TO_DEVICE = defop("to_device", lambda x, device, source: x.to(device), MEMORY,
+                  attrs=("device", "source"), vjp=(vjp(lambda g, s: g.to(s.source)),))

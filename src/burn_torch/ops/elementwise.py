@@ -1,97 +1,65 @@
 """Elementwise arithmetic and float math: forward kernels and backward rules.
 
-Binary ops broadcast; their rules reduce each gradient back to its input's shape (``fit``).
-All of these are memory-bound.
+Binary ops broadcast; each rule returns its input's gradient in the broadcast output shape and
+the engine reduces it to the input's shape and dtype. All of these are memory-bound.
 """
 import math
 
 import torch
 
-from .fit import fit
-from .table import MEMORY, defop, save_input, save_inputs, save_other_input, save_output
+from .table import MEMORY, PASS, defop, vjp
 
 aten = torch.ops.aten
 _TANH_BACKWARD = aten.tanh_backward.default
 _TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
+_BINARY = ("lhs", "rhs")
 
 
 # -- tensor ⊕ tensor -----------------------------------------------------------------------------
-def _add_rule(g, n):
-    pa, pb = n.parents
-    return (fit(g, pa) if pa is not None else None, fit(g, pb) if pb is not None else None)
-
-
-def _sub_rule(g, n):
-    pa, pb = n.parents
-    return (fit(g, pa) if pa is not None else None, fit(-g, pb) if pb is not None else None)
-
-
-def _mul_rule(g, n):
-    pa, pb = n.parents
-    a, b = n.saved
-    return (fit(g * b, pa) if pa is not None else None, fit(g * a, pb) if pb is not None else None)
-
-
-def _div_rule(g, n):
-    pa, pb = n.parents
-    a, b = n.saved
-    ga = fit(g / b, pa) if pa is not None else None
-    gb = fit(-g * a / (b * b), pb) if pb is not None else None
-    return ga, gb
-
-
 def _div_forward(a, b):
     if a.is_floating_point() or b.is_floating_point():
         return torch.div(a, b)
     return torch.div(a, b, rounding_mode="trunc")
 
 
-def _powf_rule(g, n):
-    pa, pb = n.parents
-    a, b = n.saved
-    ga = fit(g * (b * a.pow(b - 1)), pa) if pa is not None else None
-    gb = None
-    if pb is not None:
-        gb = g * (a.pow(b) * a.log()).masked_fill_((a == 0) & (b >= 0), 0)
-        gb = fit(gb, pb)
-    return ga, gb
+def _div_rhs(g, s):  # -g a / b^2
+    return -g * s.lhs / (s.rhs * s.rhs)
 
 
-ADD = defop("add", torch.add, _add_rule, MEMORY)
-SUB = defop("sub", torch.sub, _sub_rule, MEMORY)
-MUL = defop("mul", torch.mul, _mul_rule, MEMORY, save_other_input)
-DIV = defop("div", _div_forward, _div_rule, MEMORY, save_inputs)
-REMAINDER = defop("remainder", torch.remainder,
-                  lambda g, n: (fit(g, n.parents[0]) if n.parents[0] is not None else None,
-                                fit(-g * torch.floor(n.saved[0] / n.saved[1]), n.parents[1])
-                                if n.parents[1] is not None else None),
-                  MEMORY, save_inputs)
-POWF = defop("powf", torch.pow, _powf_rule, MEMORY, save_inputs)
+def _pow_base(g, s):  # g b a^(b - 1)
+    return g * (s.rhs * s.lhs.pow(s.rhs - 1))
+
+
+def _pow_exponent(g, s):  # g a^b ln a, 0 where a = 0 and b >= 0 (the limit)
+    a, b = s.lhs, s.rhs
+    return g * (a.pow(b) * a.log()).masked_fill_((a == 0) & (b >= 0), 0)
+
+
+ADD = defop("add", torch.add, MEMORY, inputs=_BINARY, vjp=(PASS, PASS))
+SUB = defop("sub", torch.sub, MEMORY, inputs=_BINARY,
+            vjp=(PASS, vjp(lambda g, s: -g)))
+MUL = defop("mul", torch.mul, MEMORY, inputs=_BINARY,
+            vjp=(vjp(lambda g, s: g * s.rhs, "rhs"), vjp(lambda g, s: g * s.lhs, "lhs")))
+DIV = defop("div", _div_forward, MEMORY, inputs=_BINARY,
+            vjp=(vjp(lambda g, s: g / s.rhs, "rhs"), vjp(_div_rhs, "lhs", "rhs")))
+REMAINDER = defop("remainder", torch.remainder, MEMORY, inputs=_BINARY,
+                  vjp=(PASS, vjp(lambda g, s: -g * torch.floor(s.lhs / s.rhs), "lhs", "rhs")))
+POWF = defop("powf", torch.pow, MEMORY, inputs=_BINARY,
+             vjp=(vjp(_pow_base, "lhs", "rhs"), vjp(_pow_exponent, "lhs", "rhs")))
 
 
 # -- tensor ⊕ scalar -----------------------------------------------------------------------------
-def _pass(g, n):
-    return (g,)
-
-
 def _div_scalar_forward(x, s):
     if x.is_floating_point() or isinstance(s, float):
         return x / s
     return torch.div(x, s, rounding_mode="trunc")
 
 
-def _pow_scalar_rule(g, n):
-    (s,) = n.attrs
-    if s == 0:
-        return (torch.zeros_like(g),)
-    return (g * (n.saved.pow(s - 1) * s),)
-
-
-ADD_SCALAR = defop("add_scalar", torch.add, _pass, MEMORY)
-SUB_SCALAR = defop("sub_scalar", torch.sub, _pass, MEMORY)
-RSUB_SCALAR = defop("rsub_scalar", lambda x, s: s - x, lambda g, n: (-g,), MEMORY)
-MUL_SCALAR = defop("mul_scalar", torch.mul, lambda g, n: (g * n.attrs[0],), MEMORY)
-DIV_SCALAR = defop("div_scalar", _div_scalar_forward, lambda g, n: (g / n.attrs[0],), MEMORY)
+def _pow_scalar_rule(g, s):
+    e = s.exponent
+    if e == 0:
+        return torch.zeros_like(g)
+    return g * (s.x.pow(e - 1) * e)
 
 
 def _rdiv_scalar_forward(x, s):
@@ -100,143 +68,121 @@ def _rdiv_scalar_forward(x, s):
     return torch.div(torch.full_like(x, s), x, rounding_mode="trunc")  # Int: truncates, as Rust
 
 
-RDIV_SCALAR = defop("rdiv_scalar", _rdiv_scalar_forward,
-                    lambda g, n: (-g * n.attrs[0] / (n.saved * n.saved),), MEMORY, save_input)
-REMAINDER_SCALAR = defop("remainder_scalar", torch.remainder, _pass, MEMORY)
-POWF_SCALAR = defop("powf_scalar", torch.pow, _pow_scalar_rule, MEMORY, save_input)
-POWI_SCALAR = defop("powi_scalar", torch.pow, _pow_scalar_rule, MEMORY, save_input)
+_SCALAR = ("scalar",)
+ADD_SCALAR = defop("add_scalar", torch.add, MEMORY, attrs=_SCALAR, vjp=(PASS,))
+SUB_SCALAR = defop("sub_scalar", torch.sub, MEMORY, attrs=_SCALAR, vjp=(PASS,))
+RSUB_SCALAR = defop("rsub_scalar", lambda x, s: s - x, MEMORY, attrs=_SCALAR,
+                    vjp=(vjp(lambda g, s: -g),))
+MUL_SCALAR = defop("mul_scalar", torch.mul, MEMORY, attrs=_SCALAR,
+                   vjp=(vjp(lambda g, s: g * s.scalar),))
+DIV_SCALAR = defop("div_scalar", _div_scalar_forward, MEMORY, attrs=_SCALAR,
+                   vjp=(vjp(lambda g, s: g / s.scalar),))
+RDIV_SCALAR = defop("rdiv_scalar", _rdiv_scalar_forward, MEMORY, attrs=_SCALAR,
+                    vjp=(vjp(lambda g, s: -g * s.scalar / (s.x * s.x), "x"),))
+REMAINDER_SCALAR = defop("remainder_scalar", torch.remainder, MEMORY, attrs=_SCALAR, vjp=(PASS,))
+POWF_SCALAR = defop("powf_scalar", torch.pow, MEMORY, attrs=("exponent",),
+                    vjp=(vjp(_pow_scalar_rule, "x"),))
+POWI_SCALAR = defop("powi_scalar", torch.pow, MEMORY, attrs=("exponent",),
+                    vjp=(vjp(_pow_scalar_rule, "x"),))
 
 
 # -- unary float math ----------------------------------------------------------------------------
-NEG = defop("neg", torch.neg, lambda g, n: (-g,), MEMORY)
-EXP = defop("exp", torch.exp, lambda g, n: (g * n.saved,), MEMORY, save_output)
-LOG = defop("log", torch.log, lambda g, n: (g / n.saved,), MEMORY, save_input)
-LOG1P = defop("log1p", torch.log1p, lambda g, n: (g / (n.saved + 1),), MEMORY, save_input)
-SQRT = defop("sqrt", torch.sqrt, lambda g, n: (g / (n.saved * 2),), MEMORY, save_output)
-ABS = defop("abs", torch.abs, lambda g, n: (g * n.saved.sgn(),), MEMORY, save_input)
-RECIP = defop("recip", torch.reciprocal, lambda g, n: (-g * (n.saved * n.saved),), MEMORY, save_output)
-SQUARE = defop("square", torch.square, lambda g, n: (torch.add(n.saved, n.saved).mul_(g),), MEMORY,
-               save_input)  # 2x is exact; scaling the fresh 2x in place saves a buffer
-SIN = defop("sin", torch.sin, lambda g, n: (g * n.saved.cos(),), MEMORY, save_input)
-COS = defop("cos", torch.cos, lambda g, n: (-g * n.saved.sin(),), MEMORY, save_input)
-TANH = defop("tanh", torch.tanh, lambda g, n: (_TANH_BACKWARD(g, n.saved),), MEMORY, save_output)
-ERF = defop("erf", torch.erf,
-            lambda g, n: (g * (torch.exp(-n.saved.square()) * _TWO_OVER_SQRT_PI),), MEMORY, save_input)
+def _unary(name, forward, rule, need):
+    """A one-input float op whose rule reads its input (``need="x"``) or its output (``"out"``)."""
+    return defop(name, forward, MEMORY, vjp=(vjp(rule, need),))
 
 
-def _clamp_rule(g, n):
-    x = n.saved
-    lo, hi = n.attrs
+NEG = defop("neg", torch.neg, MEMORY, vjp=(vjp(lambda g, s: -g),))
+EXP = _unary("exp", torch.exp, lambda g, s: g * s.out, "out")
+LOG = _unary("log", torch.log, lambda g, s: g / s.x, "x")
+LOG1P = _unary("log1p", torch.log1p, lambda g, s: g / (s.x + 1), "x")
+SQRT = _unary("sqrt", torch.sqrt, lambda g, s: g / (s.out * 2), "out")
+ABS = _unary("abs", torch.abs, lambda g, s: g * s.x.sgn(), "x")
+RECIP = _unary("recip", torch.reciprocal, lambda g, s: -g * (s.out * s.out), "out")
+# 2x is exact; scaling the fresh 2x in place saves a buffer
+SQUARE = _unary("square", torch.square, lambda g, s: torch.add(s.x, s.x).mul_(g), "x")
+SIN = _unary("sin", torch.sin, lambda g, s: g * s.x.cos(), "x")
+COS = _unary("cos", torch.cos, lambda g, s: -g * s.x.sin(), "x")
+TANH = _unary("tanh", torch.tanh, lambda g, s: _TANH_BACKWARD(g, s.out), "out")
+ERF = _unary("erf", torch.erf, lambda g, s: g * (torch.exp(-s.x.square()) * _TWO_OVER_SQRT_PI), "x")
+
+
+def _clamp_rule(g, s):
+    """The gradient passes where ``min <= x <= max`` (bounds included, as Burn's mask)."""
+    x = s.x
     keep = torch.ones_like(x, dtype=torch.bool)
-    if lo is not None:
-        keep &= x >= lo
-    if hi is not None:
-        keep &= x <= hi
-    return (torch.where(keep, g, 0),)
+    if s.min is not None:
+        keep &= x >= s.min
+    if s.max is not None:
+        keep &= x <= s.max
+    return torch.where(keep, g, 0)
 
 
-CLAMP = defop("clamp", torch.clamp, _clamp_rule, MEMORY, save_input)
+CLAMP = defop("clamp", torch.clamp, MEMORY, attrs=("min", "max"), vjp=(vjp(_clamp_rule, "x"),))
 
 
 # -- trigonometric and hyperbolic float math -----------------------------------------------------
 # Each rule builds its factor in one fresh buffer and scales it by ``g`` in place.
-def _tan_rule(g, n):  # d tan = 1 + tan^2, from the output
-    return (torch.square(n.saved).add_(1).mul_(g),)
-
-
-def _asin_rule(g, n):  # 1 / sqrt(1 - x^2)
-    return (torch.square(n.saved).neg_().add_(1).rsqrt_().mul_(g),)
-
-
-def _acos_rule(g, n):  # -1 / sqrt(1 - x^2)
-    return (torch.square(n.saved).neg_().add_(1).rsqrt_().mul_(g).neg_(),)
-
-
-def _atan_rule(g, n):  # 1 / (1 + x^2)
-    return (torch.div(g, torch.square(n.saved).add_(1)),)
-
-
-def _asinh_rule(g, n):  # 1 / sqrt(x^2 + 1)
-    return (torch.square(n.saved).add_(1).rsqrt_().mul_(g),)
-
-
-def _acosh_rule(g, n):  # 1 / sqrt(x^2 - 1)
-    return (torch.square(n.saved).sub_(1).rsqrt_().mul_(g),)
-
-
-def _atanh_rule(g, n):  # 1 / (1 - x^2)
-    return (torch.div(g, torch.square(n.saved).neg_().add_(1)),)
-
-
-TAN = defop("tan", torch.tan, _tan_rule, MEMORY, save_output)
-SINH = defop("sinh", torch.sinh, lambda g, n: (torch.cosh(n.saved).mul_(g),), MEMORY, save_input)
-COSH = defop("cosh", torch.cosh, lambda g, n: (torch.sinh(n.saved).mul_(g),), MEMORY, save_input)
-ASIN = defop("asin", torch.asin, _asin_rule, MEMORY, save_input)
-ACOS = defop("acos", torch.acos, _acos_rule, MEMORY, save_input)
-ATAN = defop("atan", torch.atan, _atan_rule, MEMORY, save_input)
-ASINH = defop("asinh", torch.asinh, _asinh_rule, MEMORY, save_input)
-ACOSH = defop("acosh", torch.acosh, _acosh_rule, MEMORY, save_input)
-ATANH = defop("atanh", torch.atanh, _atanh_rule, MEMORY, save_input)
+TAN = _unary("tan", torch.tan, lambda g, s: torch.square(s.out).add_(1).mul_(g), "out")  # 1 + tan^2
+SINH = _unary("sinh", torch.sinh, lambda g, s: torch.cosh(s.x).mul_(g), "x")
+COSH = _unary("cosh", torch.cosh, lambda g, s: torch.sinh(s.x).mul_(g), "x")
+ASIN = _unary("asin", torch.asin,  # 1 / sqrt(1 - x^2)
+              lambda g, s: torch.square(s.x).neg_().add_(1).rsqrt_().mul_(g), "x")
+ACOS = _unary("acos", torch.acos,  # -1 / sqrt(1 - x^2)
+              lambda g, s: torch.square(s.x).neg_().add_(1).rsqrt_().mul_(g).neg_(), "x")
+ATAN = _unary("atan", torch.atan, lambda g, s: torch.div(g, torch.square(s.x).add_(1)), "x")
+ASINH = _unary("asinh", torch.asinh,  # 1 / sqrt(x^2 + 1)
+               lambda g, s: torch.square(s.x).add_(1).rsqrt_().mul_(g), "x")
+ACOSH = _unary("acosh", torch.acosh,  # 1 / sqrt(x^2 - 1)
+               lambda g, s: torch.square(s.x).sub_(1).rsqrt_().mul_(g), "x")
+ATANH = _unary("atanh", torch.atanh,  # 1 / (1 - x^2)
+               lambda g, s: torch.div(g, torch.square(s.x).neg_().add_(1)), "x")
 
 _DEG_TO_RAD = math.pi / 180.0
 _RAD_TO_DEG = 180.0 / math.pi
-DEG2RAD = defop("deg2rad", torch.deg2rad, lambda g, n: (g * _DEG_TO_RAD,), MEMORY)
-RAD2DEG = defop("rad2deg", torch.rad2deg, lambda g, n: (g * _RAD_TO_DEG,), MEMORY)
+DEG2RAD = defop("deg2rad", torch.deg2rad, MEMORY, vjp=(vjp(lambda g, s: g * _DEG_TO_RAD),))
+RAD2DEG = defop("rad2deg", torch.rad2deg, MEMORY, vjp=(vjp(lambda g, s: g * _RAD_TO_DEG),))
 
 
 # -- piecewise-constant ops: Burn records them and gives their input a zero gradient -------------
 _broadcast_to = torch.broadcast_to
 
 
-def _zero_rule(g, n):
-    return (_broadcast_to(g.new_zeros(()), g.shape),)  # a view of one zero: no full buffer
+def _zero_rule(g, s):
+    return _broadcast_to(g.new_zeros(()), g.shape)  # a view of one zero: no full buffer
 
 
-FLOOR = defop("floor", torch.floor, _zero_rule, MEMORY)
-CEIL = defop("ceil", torch.ceil, _zero_rule, MEMORY)
-ROUND = defop("round", torch.round, _zero_rule, MEMORY)  # half to even, as Burn
-SIGN = defop("sign", torch.sign, _zero_rule, MEMORY)
+ZERO = vjp(_zero_rule)
+FLOOR = defop("floor", torch.floor, MEMORY, vjp=(ZERO,))
+CEIL = defop("ceil", torch.ceil, MEMORY, vjp=(ZERO,))
+ROUND = defop("round", torch.round, MEMORY, vjp=(ZERO,))  # half to even, as Burn
+SIGN = defop("sign", torch.sign, MEMORY, vjp=(ZERO,))
 
 
 # -- binary float math ---------------------------------------------------------------------------
-def _atan2_rule(g, n):
-    pa, pb = n.parents
-    a, b = n.saved
-    scale = g / (a * a + b * b)
-    return (fit(scale * b, pa) if pa is not None else None,
-            fit(-scale * a, pb) if pb is not None else None)
+def _atan2_lhs(g, s):  # b / (a^2 + b^2)
+    a, b = s.lhs, s.rhs
+    return g / (a * a + b * b) * b
 
 
-def _save_hypot(datas, out, parents):
-    """Each input's gradient needs that input and the output."""
-    a, b = datas
-    pa, pb = parents
-    return (a if pa is not None else None, b if pb is not None else None, out)
-
-
-def _hypot_rule(g, n):
-    pa, pb = n.parents
-    a, b, h = n.saved
-    scale = g / h
-    return (fit(scale * a, pa) if pa is not None else None,
-            fit(scale * b, pb) if pb is not None else None)
+def _atan2_rhs(g, s):  # -a / (a^2 + b^2)
+    a, b = s.lhs, s.rhs
+    return -g / (a * a + b * b) * a
 
 
 def _cross_forward(a, b, dim):
     return torch.linalg.cross(a, b, dim=dim)
 
 
-def _cross_rule(g, n):  # d(a x b) = da x b + a x db
-    pa, pb = n.parents
-    a, b = n.saved
-    (dim,) = n.attrs
-    return (fit(torch.linalg.cross(b, g, dim=dim), pa) if pa is not None else None,
-            fit(torch.linalg.cross(g, a, dim=dim), pb) if pb is not None else None)
-
-
-ATAN2 = defop("atan2", torch.atan2, _atan2_rule, MEMORY, save_inputs)
-HYPOT = defop("hypot", torch.hypot, _hypot_rule, MEMORY, _save_hypot)
-CROSS = defop("cross", _cross_forward, _cross_rule, MEMORY, save_other_input)
+ATAN2 = defop("atan2", torch.atan2, MEMORY, inputs=_BINARY,
+              vjp=(vjp(_atan2_lhs, "lhs", "rhs"), vjp(_atan2_rhs, "lhs", "rhs")))
+HYPOT = defop("hypot", torch.hypot, MEMORY, inputs=_BINARY,
+              vjp=(vjp(lambda g, s: g / s.out * s.lhs, "lhs", "out"),
+                   vjp(lambda g, s: g / s.out * s.rhs, "rhs", "out")))
+CROSS = defop("cross", _cross_forward, MEMORY, inputs=_BINARY, attrs=("dim",),  # d(a x b) = da x b + a x db
+              vjp=(vjp(lambda g, s: torch.linalg.cross(s.rhs, g, dim=s.dim), "rhs"),
+                   vjp(lambda g, s: torch.linalg.cross(g, s.lhs, dim=s.dim), "lhs")))
 # Burn's Float ``powi(other)`` takes a Float exponent tensor and is ``powf`` (both differentiable);
 # on Int tensors it is the integer power.
-POWI = defop("powi", torch.pow, _powf_rule, MEMORY, save_inputs)
+POWI = defop("powi", torch.pow, MEMORY, inputs=_BINARY,
+             vjp=(vjp(_pow_base, "lhs", "rhs"), vjp(_pow_exponent, "lhs", "rhs")))

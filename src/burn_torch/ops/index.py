@@ -4,33 +4,31 @@ import math
 
 import torch
 
-from .fit import fit
-from .table import MEMORY, defop, save_nothing, save_other_input
+from .table import MEMORY, PASS, defop, vjp
+
+_UPDATE = ("x", "values")  # an indexed update's inputs: the tensor and the values put into it
 
 
-def _select_rule(g, n):
-    dim, idx = n.attrs
-    return (g.new_zeros(n.parents[0].shape).index_add_(dim, idx, g),)
+def _select_rule(g, s):
+    return g.new_zeros(s.x_shape).index_add_(s.dim, s.indices, g)
 
 
-def _gather_rule(g, n):
-    dim, idx = n.attrs
-    return (g.new_zeros(n.parents[0].shape).scatter_add_(dim, idx, g),)
+def _gather_rule(g, s):
+    return g.new_zeros(s.x_shape).scatter_add_(s.dim, s.indices, g)
 
 
-def _mask_where_rule(g, n):
-    (mask,) = n.attrs
-    px, pv = n.parents
-    gx = fit(torch.where(mask, 0, g), px) if px is not None else None
-    gv = fit(torch.where(mask, g, 0), pv) if pv is not None else None
-    return gx, gv
-
-
-SELECT = defop("select", torch.index_select, _select_rule, MEMORY)
-GATHER = defop("gather", torch.gather, _gather_rule, MEMORY)
-MASK_FILL = defop("mask_fill", torch.masked_fill, lambda g, n: (g.masked_fill(n.attrs[0], 0),), MEMORY)
-MASK_WHERE = defop("mask_where", lambda x, values, mask: torch.where(mask, values, x), _mask_where_rule,
-                   MEMORY)
+# mask_fill and mask_where broadcast the mask and their inputs: their rules return gradients in
+# the output's shape and the engine sums them back to each input's shape.
+SELECT = defop("select", torch.index_select, MEMORY, attrs=("dim", "indices"),
+               vjp=(vjp(_select_rule, "x_shape"),))
+GATHER = defop("gather", torch.gather, MEMORY, attrs=("dim", "indices"),
+               vjp=(vjp(_gather_rule, "x_shape"),))
+MASK_FILL = defop("mask_fill", torch.masked_fill, MEMORY, attrs=("mask", "value"),
+                  vjp=(vjp(lambda g, s: g.masked_fill(s.mask, 0)),))
+MASK_WHERE = defop("mask_where", lambda x, values, mask: torch.where(mask, values, x), MEMORY,
+                   inputs=_UPDATE, attrs=("mask",),
+                   vjp=(vjp(lambda g, s: torch.where(s.mask, 0, g)),
+                        vjp(lambda g, s: torch.where(s.mask, g, 0))))
 
 
 class IndexingUpdateOp(enum.Enum):
@@ -141,57 +139,46 @@ def _update_forward(op):
     return forward
 
 
-def _add_rule(g, n):
-    (place,) = n.attrs
-    px, pv = n.parents
-    return (g if px is not None else None, place.take(g) if pv is not None else None)
+def _taken(g, s):
+    """The values' gradient: the output's gradient where each value went."""
+    return s.place.take(g)
 
 
-def _assign_rule(g, n):
-    (place,) = n.attrs
-    px, pv = n.parents
-    return (place.clear(g) if px is not None else None, place.take(g) if pv is not None else None)
-
-
-def _mul_rule(g, n):
+def _mul_x(g, s):
     """x's entries are scaled by the product of the values hitting them; each value's gradient
     is the incoming gradient times the entry it scaled (Burn's rule: other values hitting the
     same entry are not included)."""
-    (place,) = n.attrs
-    px, pv = n.parents
-    x, values = n.saved
-    gx = g * place.update(torch.ones_like(g), values, IndexingUpdateOp.MUL) if px is not None else None
-    gv = place.take(g) * place.take(x) if pv is not None else None
-    return gx, gv
+    return g * s.place.update(torch.ones_like(g), s.values, IndexingUpdateOp.MUL)
 
 
-def _extremum_rule(g, n):
+def _mul_values(g, s):
+    place = s.place
+    return place.take(g) * place.take(s.x)
+
+
+def _extremum_x(g, s):
     """Burn's rule: the whole gradient flows to every side equal to the result, ties included."""
-    (place,) = n.attrs
-    px, pv = n.parents
-    x, values, out = n.saved
-    gx = torch.where(x == out, g, 0) if px is not None else None
-    gv = torch.where(values == place.take(out), place.take(g), 0) if pv is not None else None
-    return gx, gv
+    return torch.where(s.x == s.out, g, 0)
 
 
-def _save_extremum(datas, out, parents):
-    (x, values), (px, pv) = datas, parents
-    return (x if px is not None else None, values if pv is not None else None, out)
+def _extremum_values(g, s):
+    place = s.place
+    return torch.where(s.values == place.take(s.out), place.take(g), 0)
 
 
 _UPDATE_RULES = {
-    IndexingUpdateOp.ADD: (_add_rule, save_nothing),
-    IndexingUpdateOp.ASSIGN: (_assign_rule, save_nothing),
-    IndexingUpdateOp.MUL: (_mul_rule, save_other_input),
-    IndexingUpdateOp.MIN: (_extremum_rule, _save_extremum),
-    IndexingUpdateOp.MAX: (_extremum_rule, _save_extremum),
+    IndexingUpdateOp.ADD: (PASS, vjp(_taken)),
+    IndexingUpdateOp.ASSIGN: (vjp(lambda g, s: s.place.clear(g)), vjp(_taken)),
+    IndexingUpdateOp.MUL: (vjp(_mul_x, "values"), vjp(_mul_values, "x")),
+    IndexingUpdateOp.MIN: (vjp(_extremum_x, "x", "out"), vjp(_extremum_values, "values", "out")),
+    IndexingUpdateOp.MAX: (vjp(_extremum_x, "x", "out"), vjp(_extremum_values, "values", "out")),
 }
 
 
 def _declare_updates(family: str) -> dict:
-    return {op: defop(f"{family}_{op.value}", _update_forward(op), rule, MEMORY, save)
-            for op, (rule, save) in _UPDATE_RULES.items()}
+    return {op: defop(f"{family}_{op.value}", _update_forward(op), MEMORY, inputs=_UPDATE,
+                      attrs=("place",), vjp=rules)
+            for op, rules in _UPDATE_RULES.items()}
 
 
 SELECT_ASSIGN = _declare_updates("select_assign")
@@ -200,14 +187,13 @@ SCATTER_ND = _declare_updates("scatter_nd")
 
 
 # -- multi-dimensional gather, mask selection, non-differentiable index ops ------------------------
-def _gather_nd_rule(g, n):
-    (place,) = n.attrs
-    return (place.update(g.new_zeros(n.parents[0].shape), g, IndexingUpdateOp.ADD),)
+def _gather_nd_rule(g, s):
+    return s.place.update(g.new_zeros(s.x_shape), g, IndexingUpdateOp.ADD)
 
 
-def _mask_select_rule(g, n):
-    (mask,) = n.attrs
-    return (g.new_zeros(mask.shape).masked_scatter_(mask, g),)
+def _mask_select_rule(g, s):
+    mask = s.mask
+    return g.new_zeros(mask.shape).masked_scatter_(mask, g)
 
 
 def _one_hot_forward(x, num_classes):
@@ -216,7 +202,9 @@ def _one_hot_forward(x, num_classes):
     return torch.nn.functional.one_hot(index, num_classes).to(x.dtype)
 
 
-GATHER_ND = defop("gather_nd", lambda x, place: place.take(x), _gather_nd_rule, MEMORY)
-MASK_SELECT = defop("mask_select", torch.masked_select, _mask_select_rule, MEMORY)
-ONE_HOT = defop("one_hot", _one_hot_forward, None, MEMORY)
-ARGWHERE = defop("argwhere", torch.argwhere, None, MEMORY)
+GATHER_ND = defop("gather_nd", lambda x, place: place.take(x), MEMORY, attrs=("place",),
+                  vjp=(vjp(_gather_nd_rule, "x_shape"),))
+MASK_SELECT = defop("mask_select", torch.masked_select, MEMORY, attrs=("mask",),
+                    vjp=(vjp(_mask_select_rule),))
+ONE_HOT = defop("one_hot", _one_hot_forward, attrs=("num_classes",))
+ARGWHERE = defop("argwhere", torch.argwhere)

@@ -1,20 +1,21 @@
 """Matrix products (compute-bound: BALANCED checkpointing keeps their outputs)."""
 import torch
 
-from .fit import fit
-from .table import COMPUTE, defop, save_other_input
+from .table import COMPUTE, defop, vjp
 
 _mm = torch.mm
+_matmul = torch.matmul
 
 
-def _matmul_rule(g, n):
-    pa, pb = n.parents
-    a, b = n.saved
-    if g.dim() == 2:  # plain matrices: the products already have the inputs' shapes
-        return (_mm(g, b.t()) if pa is not None else None, _mm(a.t(), g) if pb is not None else None)
-    ga = fit(torch.matmul(g, b.mT), pa) if pa is not None else None
-    gb = fit(torch.matmul(a.mT, g), pb) if pb is not None else None
-    return ga, gb
+def _matmul_lhs(g, s):  # g @ b^T, summed over broadcast batch dims by the engine
+    b = s.rhs
+    return _mm(g, b.t()) if g.dim() == 2 else _matmul(g, b.mT)
 
 
-MATMUL = defop("matmul", torch.matmul, _matmul_rule, COMPUTE, save_other_input)
+def _matmul_rhs(g, s):  # a^T @ g
+    a = s.lhs
+    return _mm(a.t(), g) if g.dim() == 2 else _matmul(a.mT, g)
+
+
+MATMUL = defop("matmul", torch.matmul, COMPUTE, inputs=("lhs", "rhs"),
+               vjp=(vjp(_matmul_lhs, "rhs"), vjp(_matmul_rhs, "lhs")))

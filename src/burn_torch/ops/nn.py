@@ -2,13 +2,14 @@
 and attention. Convolutions live in ``ops.conv``, pooling in ``ops.pool``.
 
 ``linear`` is applied with ``applyn`` (``forward(datas, *attrs)`` with ``(x, weight)`` or
-``(x, weight, bias)``), ``attention`` with ``applyn`` over ``(q, k, v)``: its last attribute is a
-fresh empty list (a *sink*) into which ``forward`` appends the state its rule needs besides the
-inputs. The others are one-input entries applied with ``apply1``.
+``(x, weight, bias)``; the bias may be absent), ``attention`` with ``applyn`` over ``(q, k, v)``:
+its forward returns ``(out, *residuals)``, the state its rule needs besides the inputs. Both
+have one fused rule computing every tracked input's gradient. The others are one-input entries
+applied with ``apply1``.
 """
 import torch
 
-from .table import COMPUTE, MEMORY, defop, save_inputs, save_nothing
+from .table import COMPUTE, MEMORY, defop, vjp
 
 aten = torch.ops.aten
 _EMBEDDING_BACKWARD = aten.embedding_dense_backward.default
@@ -39,36 +40,28 @@ def _linear_forward(datas):
     return out if x.dim() == 2 else out.view(*x.shape[:-1], w.shape[1])
 
 
-def _linear_rule(g, n):
-    parents = n.parents
-    px, pw = parents[0], parents[1]
-    x, w = n.saved
+def _linear_rule(g, s, parents):
     g2 = g if g.dim() == 2 else g.reshape(-1, g.shape[-1])
     gx = gw = None
-    if px is not None:
-        gx = _mm(g2, w.t())
+    if parents[0] is not None:
+        gx = _mm(g2, s.weight.t())
         if g.dim() != 2:
-            gx = gx.view(px.shape)
-    if pw is not None:
-        gw = _mm(x.t(), g2)
+            gx = gx.view(s.x_shape)
+    if parents[1] is not None:
+        x = s.x
+        gw = _mm((x if x.dim() == 2 else x.reshape(-1, x.shape[-1])).t(), g2)  # x as a matrix
     if len(parents) == 2:
         return gx, gw
     return gx, gw, g2.sum(0) if parents[2] is not None else None
 
 
-def _save_linear(datas, out, parents):
-    """x (as a matrix) is needed only for the weight's gradient, the weight only for x's."""
-    x, w = datas[0], datas[1]
-    if parents[1] is None:
-        x = None
-    elif x.dim() != 2:
-        x = x.reshape(-1, x.shape[-1])
-    return x, w if parents[0] is not None else None
+# x is needed only for the weight's gradient, the weight only for x's; the bias needs nothing
+_LINEAR_NEEDS = (("weight", "x_shape"), ("x",), ())
 
 
 # ---- embedding: attrs (indices,) -----------------------------------------------------------------
-def _embedding_rule(g, n):
-    return (_EMBEDDING_BACKWARD(g, n.attrs[0], n.parents[0].shape[0], -1, False),)
+def _embedding_rule(g, s):
+    return _EMBEDDING_BACKWARD(g, s.indices, s.weight_shape[0], -1, False)
 
 
 # ---- interpolate: attrs (output_size, mode, align_corners) ---------------------------------------
@@ -78,24 +71,25 @@ def _interpolate_forward(x, output_size, mode, align_corners):
     return _UPSAMPLE[mode](x, output_size, align_corners)
 
 
-def _interpolate_rule(g, n):
-    output_size, mode, align_corners = n.attrs
-    input_size = list(n.parents[0].shape)
+def _interpolate_rule(g, s):
+    mode = s.mode
+    input_size = list(s.x_shape)
     if mode == "nearest":
-        return (_UPSAMPLE_BACKWARD[mode](g, output_size, input_size),)
-    return (_UPSAMPLE_BACKWARD[mode](g, output_size, input_size, align_corners),)
+        return _UPSAMPLE_BACKWARD[mode](g, s.output_size, input_size)
+    return _UPSAMPLE_BACKWARD[mode](g, s.output_size, input_size, s.align_corners)
 
 
 # ---- unfold4d: attrs (kernel_size, dilation, padding, stride), torch's im2col order --------------
-def _unfold4d_rule(g, n):
-    return (_col2im(g, list(n.parents[0].shape[-2:]), *n.attrs),)
+def _unfold4d_rule(g, s):
+    return _col2im(g, list(s.x_shape[-2:]), s.kernel_size, s.dilation, s.padding, s.stride)
 
 
-# ---- attention: softmax(q kᵀ · scale, -inf where mask is True) v; attrs (mask, scale, sink) ------
+# ---- attention: softmax(q kᵀ · scale, -inf where mask is True) v; attrs (mask, scale) ------------
 # On CPU, for float32/float64 with equal q/v head dims and no fully masked row, torch's fused
-# flash-attention kernels run both ways (the sink holds (output, logsumexp, additive mask)).
-# Otherwise Burn's fallback runs as kernels: scores, softmax, product (the sink holds the
-# probabilities; a fully masked row gives NaN, as in Burn).
+# flash-attention kernels run both ways (residuals flash_out, logsumexp and mask_bias: the
+# output, its logsumexp and the additive mask; probs is None). Otherwise Burn's fallback runs as
+# kernels: scores, softmax, product (residual probs: the probabilities, the others None; a fully
+# masked row gives NaN, as in Burn).
 _FLASH = aten._scaled_dot_product_flash_attention_for_cpu.default
 _FLASH_BACKWARD = aten._scaled_dot_product_flash_attention_for_cpu_backward.default
 _FLASH_DTYPES = (torch.float32, torch.float64)
@@ -106,31 +100,32 @@ def _flash_ok(q, v, mask) -> bool:
             and (mask is None or not bool(mask.all(-1).any())))
 
 
-def _attention_forward(datas, mask, scale, sink):
+_ATTENTION_RESIDUALS = ("flash_out", "logsumexp", "mask_bias", "probs")
+
+
+def _attention_forward(datas, mask, scale):
     q, k, v = datas
     if _flash_ok(q, v, mask):
         bias = None if mask is None else q.new_zeros(mask.shape).masked_fill_(mask, float("-inf"))
         out, lse = _FLASH(q, k, v, 0.0, False, attn_mask=bias, scale=scale)
-        sink.append((out, lse, bias))
-        return out
+        return out, out, lse, bias, None
     scores = _matmul(q, k.transpose(-2, -1)).mul_(scale)
     if mask is not None:
         scores.masked_fill_(mask, float("-inf"))
     p = _softmax(scores, -1)
-    sink.append(p)
-    return _matmul(p, v)
+    return _matmul(p, v), None, None, None, p
 
 
-def _attention_rule(g, n):
-    pq, pk, pv = n.parents
-    q, k, v = n.saved
-    _, scale, (state,) = n.attrs
-    if type(state) is tuple:
-        out, lse, bias = state
-        gq, gk, gv = _FLASH_BACKWARD(g, q, k, v, out, lse, 0.0, False, attn_mask=bias, scale=scale)
+def _attention_rule(g, s, parents):
+    pq, pk, pv = parents
+    q, k, v = s.q, s.k, s.v
+    scale = s.scale
+    if s.probs is None:  # the flash path
+        gq, gk, gv = _FLASH_BACKWARD(g, q, k, v, s.flash_out, s.logsumexp, 0.0, False,
+                                     attn_mask=s.mask_bias, scale=scale)
         return (gq if pq is not None else None, gk if pk is not None else None,
                 gv if pv is not None else None)
-    p = state
+    p = s.probs
     gq = gk = gv = None
     if pv is not None:
         gv = _matmul(p.transpose(-2, -1), g)
@@ -143,36 +138,48 @@ def _attention_rule(g, n):
     return gq, gk, gv
 
 
-LINEAR = defop("linear", _linear_forward, _linear_rule, COMPUTE, _save_linear)
-EMBEDDING = defop("embedding", torch.embedding, _embedding_rule, COMPUTE, save_nothing)
-INTERPOLATE = defop("interpolate", _interpolate_forward, _interpolate_rule, COMPUTE, save_nothing)
+# Either path's gradient of any input reads the inputs and its path's residuals (those of the
+# other path are None, and saved as such).
+_ATTENTION_NEEDS = ("q", "k", "v") + _ATTENTION_RESIDUALS
+
+LINEAR = defop("linear", _linear_forward, COMPUTE, inputs=("x", "weight", "bias"),
+               fused=_linear_rule, needs=_LINEAR_NEEDS)
+EMBEDDING = defop("embedding", torch.embedding, COMPUTE, inputs=("weight",), attrs=("indices",),
+                  vjp=(vjp(_embedding_rule, "weight_shape"),))
+INTERPOLATE = defop("interpolate", _interpolate_forward, COMPUTE,
+                    attrs=("output_size", "mode", "align_corners"),
+                    vjp=(vjp(_interpolate_rule, "x_shape"),))
 # im2col only moves data (its output is kernel-size times larger than its input): recomputing it
 # under BALANCED checkpointing is cheaper than keeping it.
-UNFOLD4D = defop("unfold4d", _im2col, _unfold4d_rule, MEMORY, save_nothing)
-ATTENTION = defop("attention", _attention_forward, _attention_rule, COMPUTE, save_inputs)
+UNFOLD4D = defop("unfold4d", _im2col, MEMORY, attrs=("kernel_size", "dilation", "padding", "stride"),
+                 vjp=(vjp(_unfold4d_rule, "x_shape"),))
+ATTENTION = defop("attention", _attention_forward, COMPUTE, inputs=("q", "k", "v"),
+                  attrs=("mask", "scale"), residuals=_ATTENTION_RESIDUALS, fused=_attention_rule,
+                  needs=(_ATTENTION_NEEDS,) * 3)
 
 
-# ---- cross entropy over class indices: attrs (targets, sink) ----------------------------------
+# ---- cross entropy over class indices: attrs (targets,), residual log_p ------------------------
 # The fused form of Burn's CrossEntropyLoss for logits and class indices (no weights, no
-# smoothing): mean over rows of -log_softmax(logits)[row, target]. The forward appends its
-# log-softmax to the sink; the rule is torch's nll_loss and log_softmax backward kernels.
+# smoothing): mean over rows of -log_softmax(logits)[row, target]. The forward returns its
+# log-softmax as the residual ``log_p``; the rule is torch's nll_loss and log_softmax backward
+# kernels.
 _NLL_LOSS_BACKWARD = aten.nll_loss_backward.default
 _log_softmax_backward = torch._log_softmax_backward_data
 
 
-def _cross_entropy_forward(logits, targets, sink):
+def _cross_entropy_forward(logits, targets):
     log_p = torch.log_softmax(logits, 1)
-    sink.append(log_p)
-    return torch.nn.functional.nll_loss(log_p, targets).reshape(1)
+    return torch.nn.functional.nll_loss(log_p, targets).reshape(1), log_p
 
 
-def _cross_entropy_rule(g, n):
-    targets, sink = n.attrs
-    log_p = sink[0]
+def _cross_entropy_rule(g, s):
+    targets = s.targets
+    log_p = s.log_p
     total = log_p.new_full((), targets.shape[0])
     g_log_p = _NLL_LOSS_BACKWARD(g.reshape(()), log_p, targets, None, 1, -100, total)
-    return (_log_softmax_backward(g_log_p, log_p, 1, log_p.dtype),)
+    return _log_softmax_backward(g_log_p, log_p, 1, log_p.dtype)
 
 
-CROSS_ENTROPY = defop("cross_entropy", _cross_entropy_forward, _cross_entropy_rule, COMPUTE,
-                      save_nothing)
+CROSS_ENTROPY = defop("cross_entropy", _cross_entropy_forward, COMPUTE, inputs=("logits",),
+                      attrs=("targets",), residuals=("log_p",),
+                      vjp=(vjp(_cross_entropy_rule, "log_p"),))

@@ -8,13 +8,13 @@ Compute-bound, as Burn marks every pooling op ``compute_bound``: the max pools' 
 the argmax indices of their own forward, which a recomputation would have to rebuild, and
 keeping a pooled output (smaller than its input) is cheaper than recomputing it from the input.
 
-The max pools have a second output, the argmax indices: their last attribute is a fresh empty
-list (a *sink*) into which ``forward`` appends the indices; the rule reads them from
-``node.attrs`` and ``module_ops`` returns them from ``max_pool*_with_indices``.
+The max pools have a second output, the argmax indices: the residual ``indices`` (their forward
+returns ``(out, indices)``). Their rule reads it from the saved record, and ``module_ops``
+returns it from ``max_pool*_with_indices``.
 """
 import torch
 
-from .table import COMPUTE, defop, save_input
+from .table import COMPUTE, defop, vjp
 
 aten = torch.ops.aten
 _MAX_POOL2D_BACKWARD = aten.max_pool2d_with_indices_backward.default
@@ -27,31 +27,34 @@ _adaptive_avg_pool2d = torch._adaptive_avg_pool2d
 _adaptive_avg_pool3d = torch._adaptive_avg_pool3d
 
 
-# ---- max pooling: attrs (kernel_size, stride, padding, dilation, ceil_mode, sink) ----------------
-def _max_pool2d_forward(x, kernel_size, stride, padding, dilation, ceil_mode, sink):
-    out, idx = _max_pool2d(x, kernel_size, stride, padding, dilation, ceil_mode)
-    sink.append(idx)
-    return out
+# ---- max pooling: attrs (kernel_size, stride, padding, dilation, ceil_mode), residual indices ---
+_MAX_ATTRS = ("kernel_size", "stride", "padding", "dilation", "ceil_mode")
 
 
-def _max_pool1d_forward(x, kernel_size, stride, padding, dilation, ceil_mode, sink):
+def _max_pool2d_forward(x, kernel_size, stride, padding, dilation, ceil_mode):
+    return _max_pool2d(x, kernel_size, stride, padding, dilation, ceil_mode)  # (out, indices)
+
+
+def _max_pool1d_forward(x, kernel_size, stride, padding, dilation, ceil_mode):
     out, idx = _max_pool2d(x.unsqueeze(-2), kernel_size, stride, padding, dilation, ceil_mode)
-    sink.append(idx.squeeze(-2))
-    return out.squeeze(-2)
+    return out.squeeze(-2), idx.squeeze(-2)
 
 
-def _max_pool2d_rule(g, n):
-    *window, sink = n.attrs
-    return (_MAX_POOL2D_BACKWARD(g, n.saved, *window, sink[0]),)
+def _max_pool2d_rule(g, s):
+    return _MAX_POOL2D_BACKWARD(g, s.x, s.kernel_size, s.stride, s.padding, s.dilation,
+                                s.ceil_mode, s.indices)
 
 
-def _max_pool1d_rule(g, n):
-    *window, sink = n.attrs
-    return (_MAX_POOL2D_BACKWARD(g.unsqueeze(-2), n.saved.unsqueeze(-2), *window,
-                                 sink[0].unsqueeze(-2)).squeeze(-2),)
+def _max_pool1d_rule(g, s):
+    return _MAX_POOL2D_BACKWARD(g.unsqueeze(-2), s.x.unsqueeze(-2), s.kernel_size, s.stride,
+                                s.padding, s.dilation, s.ceil_mode,
+                                s.indices.unsqueeze(-2)).squeeze(-2)
 
 
 # ---- average pooling: attrs (kernel_size, stride, padding, count_include_pad, ceil_mode) ---------
+_AVG_ATTRS = ("kernel_size", "stride", "padding", "count_include_pad", "ceil_mode")
+
+
 def _avg_pool2d_forward(x, kernel_size, stride, padding, count_include_pad, ceil_mode):
     return _avg_pool2d(x, kernel_size, stride, padding, ceil_mode, count_include_pad)
 
@@ -61,17 +64,17 @@ def _avg_pool1d_forward(x, kernel_size, stride, padding, count_include_pad, ceil
                        count_include_pad).squeeze(-2)
 
 
-def _avg_pool2d_grad(g, x, kernel_size, stride, padding, count_include_pad, ceil_mode):
-    return _AVG_POOL2D_BACKWARD(g, x, kernel_size, stride, padding, ceil_mode, count_include_pad,
-                                None)
+def _avg_pool2d_grad(g, x, s):
+    return _AVG_POOL2D_BACKWARD(g, x, s.kernel_size, s.stride, s.padding, s.ceil_mode,
+                                s.count_include_pad, None)
 
 
-def _avg_pool2d_rule(g, n):
-    return (_avg_pool2d_grad(g, n.saved, *n.attrs),)
+def _avg_pool2d_rule(g, s):
+    return _avg_pool2d_grad(g, s.x, s)
 
 
-def _avg_pool1d_rule(g, n):
-    return (_avg_pool2d_grad(g.unsqueeze(-2), n.saved.unsqueeze(-2), *n.attrs).squeeze(-2),)
+def _avg_pool1d_rule(g, s):
+    return _avg_pool2d_grad(g.unsqueeze(-2), s.x.unsqueeze(-2), s).squeeze(-2)
 
 
 # ---- adaptive average pooling: attrs (output_size,) ----------------------------------------------
@@ -79,20 +82,23 @@ def _adaptive_avg_pool1d_forward(x, output_size):
     return _adaptive_avg_pool2d(x.unsqueeze(-2), [1, output_size]).squeeze(-2)
 
 
-def _adaptive_avg_pool1d_rule(g, n):
-    return (_ADAPTIVE_AVG_POOL2D_BACKWARD(g.unsqueeze(-2), n.saved.unsqueeze(-2)).squeeze(-2),)
+def _adaptive_avg_pool1d_rule(g, s):
+    return _ADAPTIVE_AVG_POOL2D_BACKWARD(g.unsqueeze(-2), s.x.unsqueeze(-2)).squeeze(-2)
 
 
-MAX_POOL1D = defop("max_pool1d", _max_pool1d_forward, _max_pool1d_rule, COMPUTE, save_input)
-MAX_POOL2D = defop("max_pool2d", _max_pool2d_forward, _max_pool2d_rule, COMPUTE, save_input)
-AVG_POOL1D = defop("avg_pool1d", _avg_pool1d_forward, _avg_pool1d_rule, COMPUTE, save_input)
-AVG_POOL2D = defop("avg_pool2d", _avg_pool2d_forward, _avg_pool2d_rule, COMPUTE, save_input)
-ADAPTIVE_AVG_POOL1D = defop("adaptive_avg_pool1d", _adaptive_avg_pool1d_forward,
-                            _adaptive_avg_pool1d_rule, COMPUTE, save_input)
-ADAPTIVE_AVG_POOL2D = defop("adaptive_avg_pool2d", _adaptive_avg_pool2d,
-                            lambda g, n: (_ADAPTIVE_AVG_POOL2D_BACKWARD(g, n.saved),), COMPUTE,
-                            save_input)
-ADAPTIVE_AVG_POOL3D = defop("adaptive_avg_pool3d", _adaptive_avg_pool3d,
-                            lambda g, n: (_ADAPTIVE_AVG_POOL3D_BACKWARD(g, n.saved),), COMPUTE,
-                            save_input)
-
+MAX_POOL1D = defop("max_pool1d", _max_pool1d_forward, COMPUTE, attrs=_MAX_ATTRS,
+                   residuals=("indices",), vjp=(vjp(_max_pool1d_rule, "x", "indices"),))
+MAX_POOL2D = defop("max_pool2d", _max_pool2d_forward, COMPUTE, attrs=_MAX_ATTRS,
+                   residuals=("indices",), vjp=(vjp(_max_pool2d_rule, "x", "indices"),))
+AVG_POOL1D = defop("avg_pool1d", _avg_pool1d_forward, COMPUTE, attrs=_AVG_ATTRS,
+                   vjp=(vjp(_avg_pool1d_rule, "x"),))
+AVG_POOL2D = defop("avg_pool2d", _avg_pool2d_forward, COMPUTE, attrs=_AVG_ATTRS,
+                   vjp=(vjp(_avg_pool2d_rule, "x"),))
+ADAPTIVE_AVG_POOL1D = defop("adaptive_avg_pool1d", _adaptive_avg_pool1d_forward, COMPUTE,
+                            attrs=("output_size",), vjp=(vjp(_adaptive_avg_pool1d_rule, "x"),))
+ADAPTIVE_AVG_POOL2D = defop("adaptive_avg_pool2d", _adaptive_avg_pool2d, COMPUTE,
+                            attrs=("output_size",),
+                            vjp=(vjp(lambda g, s: _ADAPTIVE_AVG_POOL2D_BACKWARD(g, s.x), "x"),))
+ADAPTIVE_AVG_POOL3D = defop("adaptive_avg_pool3d", _adaptive_avg_pool3d, COMPUTE,
+                            attrs=("output_size",),
+                            vjp=(vjp(lambda g, s: _ADAPTIVE_AVG_POOL3D_BACKWARD(g, s.x), "x"),))

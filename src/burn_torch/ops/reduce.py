@@ -12,7 +12,7 @@ import math
 
 import torch
 
-from .table import COMPUTE, defop, save_input
+from .table import COMPUTE, defop, vjp
 
 
 def _int_dtype(x):
@@ -130,45 +130,40 @@ def _all_dim_forward(x, dim):
 
 
 # ============================================================================ backward rules ====
+# Each rule returns its input's gradient; the engine casts it to the input's dtype.
 _broadcast_to = torch.broadcast_to  # a view, cheaper to call than Tensor.expand
 _value_selecting_backward = torch.ops.aten.value_selecting_reduction_backward.default
 _cumprod_backward = torch.ops.aten.cumprod_backward.default
 
 
-def _save_input_output(datas, out, parents):
-    return datas[0], out
+def _sum_rule(g, s):
+    return _broadcast_to(g, s.x_shape)
 
 
-def _sum_rule(g, n):
-    return (_broadcast_to(g, n.parents[0].shape),)
+def _mean_rule(g, s):
+    shape = s.x_shape
+    return _broadcast_to(g.div(shape.numel()), shape)
 
 
-def _mean_rule(g, n):
-    shape = n.parents[0].shape
-    return (_broadcast_to(g.div(shape.numel()), shape),)
+def _mean_dim_rule(g, s):
+    shape = s.x_shape
+    return _broadcast_to(g.div(shape[s.dim]), shape)
 
 
-def _mean_dim_rule(g, n):
-    shape = n.parents[0].shape
-    return (_broadcast_to(g.div(shape[n.attrs[0]]), shape),)
-
-
-def _selected_rule(g, n):
+def _selected_rule(g, s):
     """Distinct selected indices: each gets its output's gradient, the others zero."""
-    dim, indices = n.attrs
-    return (_value_selecting_backward(g, dim, indices, n.parents[0].shape, True),)
+    return _value_selecting_backward(g, s.dim, s.indices, s.x_shape, True)
 
 
-def _selected_flat_rule(g, n):
-    shape = n.parents[0].shape
-    return (_value_selecting_backward(g, 0, n.attrs[0], (shape.numel(),), True).reshape(shape),)
+def _selected_flat_rule(g, s):
+    shape = s.x_shape
+    return _value_selecting_backward(g, 0, s.indices, (shape.numel(),), True).reshape(shape)
 
 
-def _cumulative_selected_rule(g, n):
+def _cumulative_selected_rule(g, s):
     """cummax/cummin: an input position can be the source of many outputs, so its gradients are
     summed (what torch's ``cummaxmin_backward`` computes, without keeping the input)."""
-    dim, indices = n.attrs
-    return (g.new_zeros(n.parents[0].shape).scatter_add_(dim, indices, g),)
+    return g.new_zeros(s.x_shape).scatter_add_(s.dim, s.indices, g)
 
 
 def _prod_grad(g, x, dim):
@@ -182,58 +177,67 @@ def _prod_grad(g, x, dim):
     return _cumprod_backward(seed, x, dim, torch.cumprod(x, dim))
 
 
-def _prod_rule(g, n):
-    x = n.saved
-    return (_prod_grad(g, x.reshape(-1), 0).reshape(x.shape),)
+def _prod_rule(g, s):
+    x = s.x
+    return _prod_grad(g, x.reshape(-1), 0).reshape(x.shape)
 
 
-def _prod_dim_rule(g, n):
-    return (_prod_grad(g, n.saved, n.attrs[0]),)
+def _prod_dim_rule(g, s):
+    return _prod_grad(g, s.x, s.dim)
 
 
-def _cumsum_rule(g, n):
-    dim = n.attrs[0]
-    return (g.flip(dim).cumsum(dim).flip(dim),)
+def _cumsum_rule(g, s):
+    dim = s.dim
+    return g.flip(dim).cumsum(dim).flip(dim)
 
 
-def _cumprod_rule(g, n):
-    x, out = n.saved
+def _cumprod_rule(g, s):
+    x = s.x
     if x.numel() == 0:
-        return (torch.zeros_like(x),)
-    return (_cumprod_backward(g, x, n.attrs[0], out),)
+        return torch.zeros_like(x)
+    return _cumprod_backward(g, x, s.dim, s.out)
 
 
-def _var_rule(g, n):
+def _var_rule(g, s):
     """``g * 2 (x - mean) / (n - correction)``; NaN without degrees of freedom, as Burn's 0/0."""
-    x = n.saved
-    dim, correction = n.attrs
+    x = s.x
+    dim = s.dim
     centered = x - x.mean(dim, keepdim=True)
-    return (centered.mul_(g).mul_(2).div_(x.shape[dim] - correction),)
+    return centered.mul_(g).mul_(2).div_(x.shape[dim] - s.correction)
 
 
 # ================================================================================== the table ====
-SUM = defop("sum", _sum_forward, _sum_rule, COMPUTE)
-MEAN = defop("mean", _mean_forward, _mean_rule, COMPUTE)
-SUM_DIM = defop("sum_dim", _sum_dim_forward, _sum_rule, COMPUTE)
-MEAN_DIM = defop("mean_dim", _mean_dim_forward, _mean_dim_rule, COMPUTE)
-PROD = defop("prod", _prod_forward, _prod_rule, COMPUTE, save=save_input)
-PROD_DIM = defop("prod_dim", _prod_dim_forward, _prod_dim_rule, COMPUTE, save=save_input)
-MAX = defop("max", _take_flat, _selected_flat_rule, COMPUTE)
-MIN = defop("min", _take_flat, _selected_flat_rule, COMPUTE)
-MAX_DIM = defop("max_dim", _take, _selected_rule, COMPUTE)
-MIN_DIM = defop("min_dim", _take, _selected_rule, COMPUTE)
-MEDIAN = defop("median", _take, _selected_rule, COMPUTE)
-SORT = defop("sort", _take, _selected_rule, COMPUTE)
-TOPK = defop("topk", _take, _selected_rule, COMPUTE)
-CUMSUM = defop("cumsum", _cumsum_forward, _cumsum_rule, COMPUTE)
-CUMPROD = defop("cumprod", _cumprod_forward, _cumprod_rule, COMPUTE, save=_save_input_output)
-CUMMAX = defop("cummax", _take, _cumulative_selected_rule, COMPUTE)
-CUMMIN = defop("cummin", _take, _cumulative_selected_rule, COMPUTE)
-VAR = defop("var", _var_forward, _var_rule, COMPUTE, save=save_input)
-ARGMAX = defop("argmax", lambda x, dim: torch.argmax(x, dim, keepdim=True), None, COMPUTE)
-ARGMIN = defop("argmin", lambda x, dim: torch.argmin(x, dim, keepdim=True), None, COMPUTE)
-ARGSORT = defop("argsort", argsort, None, COMPUTE)
-ANY = defop("any", _any_forward, None, COMPUTE)
-ALL = defop("all", _all_forward, None, COMPUTE)
-ANY_DIM = defop("any_dim", _any_dim_forward, None, COMPUTE)
-ALL_DIM = defop("all_dim", _all_dim_forward, None, COMPUTE)
+_DIM = ("dim",)
+_SELECTED = ("dim", "indices")  # the indices an index kernel above selected
+_SUM = vjp(_sum_rule, "x_shape")
+_SELECTED_RULE = vjp(_selected_rule, "x_shape")
+_SELECTED_FLAT_RULE = vjp(_selected_flat_rule, "x_shape")
+_CUMULATIVE_SELECTED_RULE = vjp(_cumulative_selected_rule, "x_shape")
+
+SUM = defop("sum", _sum_forward, COMPUTE, vjp=(_SUM,))
+MEAN = defop("mean", _mean_forward, COMPUTE, vjp=(vjp(_mean_rule, "x_shape"),))
+SUM_DIM = defop("sum_dim", _sum_dim_forward, COMPUTE, attrs=_DIM, vjp=(_SUM,))
+MEAN_DIM = defop("mean_dim", _mean_dim_forward, COMPUTE, attrs=_DIM,
+                 vjp=(vjp(_mean_dim_rule, "x_shape"),))
+PROD = defop("prod", _prod_forward, COMPUTE, vjp=(vjp(_prod_rule, "x"),))
+PROD_DIM = defop("prod_dim", _prod_dim_forward, COMPUTE, attrs=_DIM, vjp=(vjp(_prod_dim_rule, "x"),))
+MAX = defop("max", _take_flat, COMPUTE, attrs=("indices",), vjp=(_SELECTED_FLAT_RULE,))
+MIN = defop("min", _take_flat, COMPUTE, attrs=("indices",), vjp=(_SELECTED_FLAT_RULE,))
+MAX_DIM = defop("max_dim", _take, COMPUTE, attrs=_SELECTED, vjp=(_SELECTED_RULE,))
+MIN_DIM = defop("min_dim", _take, COMPUTE, attrs=_SELECTED, vjp=(_SELECTED_RULE,))
+MEDIAN = defop("median", _take, COMPUTE, attrs=_SELECTED, vjp=(_SELECTED_RULE,))
+SORT = defop("sort", _take, COMPUTE, attrs=_SELECTED, vjp=(_SELECTED_RULE,))
+TOPK = defop("topk", _take, COMPUTE, attrs=_SELECTED, vjp=(_SELECTED_RULE,))
+CUMSUM = defop("cumsum", _cumsum_forward, COMPUTE, attrs=_DIM, vjp=(vjp(_cumsum_rule),))
+CUMPROD = defop("cumprod", _cumprod_forward, COMPUTE, attrs=_DIM,
+                vjp=(vjp(_cumprod_rule, "x", "out"),))
+CUMMAX = defop("cummax", _take, COMPUTE, attrs=_SELECTED, vjp=(_CUMULATIVE_SELECTED_RULE,))
+CUMMIN = defop("cummin", _take, COMPUTE, attrs=_SELECTED, vjp=(_CUMULATIVE_SELECTED_RULE,))
+VAR = defop("var", _var_forward, COMPUTE, attrs=("dim", "correction"), vjp=(vjp(_var_rule, "x"),))
+ARGMAX = defop("argmax", lambda x, dim: torch.argmax(x, dim, keepdim=True), attrs=_DIM)
+ARGMIN = defop("argmin", lambda x, dim: torch.argmin(x, dim, keepdim=True), attrs=_DIM)
+ARGSORT = defop("argsort", argsort, attrs=("dim", "descending"))
+ANY = defop("any", _any_forward)
+ALL = defop("all", _all_forward)
+ANY_DIM = defop("any_dim", _any_dim_forward, attrs=_DIM)
+ALL_DIM = defop("all_dim", _all_dim_forward, attrs=_DIM)

@@ -1,29 +1,22 @@
 """Shape and layout ops: views, slicing, concatenation, repetition, windows. All memory-bound."""
 import torch
 
-from .fit import fit
-from .table import MEMORY, defop
+from .table import MEMORY, PASS, defop, vjp
 
 aten = torch.ops.aten
 _SLICE_BACKWARD = aten.slice_backward.default
 _UNFOLD_BACKWARD = aten.unfold_backward.default
 
 
-def _reshape_back(g, n):
-    return (g.reshape(n.parents[0].shape),)
+def _reshape_back(g, s):
+    return g.reshape(s.x_shape)
 
 
-def _swap_rule(g, n):
-    a, b = n.attrs
-    return (g.transpose(a, b),)
-
-
-def _permute_rule(g, n):
-    (dims,) = n.attrs
-    inverse = [0] * len(dims)
-    for i, d in enumerate(dims):
+def _permute_rule(g, s):
+    inverse = [0] * len(s.dims)
+    for i, d in enumerate(s.dims):
         inverse[d] = i
-    return (g.permute(inverse),)
+    return g.permute(inverse)
 
 
 def _region(t, index, flips):
@@ -32,11 +25,10 @@ def _region(t, index, flips):
     return part.flip(flips) if flips else part
 
 
-def _slice_rule(g, n):
-    index, flips = n.attrs
-    z = g.new_zeros(n.parents[0].shape)
-    z[index] = g.flip(flips) if flips else g
-    return (z,)
+def _slice_rule(g, s):
+    z = g.new_zeros(s.x_shape)
+    z[s.index] = g.flip(s.flips) if s.flips else g
+    return z
 
 
 def _cleared(g, index):
@@ -52,31 +44,21 @@ def _slice_assign_forward(x, values, index, flips):
     return out
 
 
-def _slice_assign_rule(g, n):
-    index, flips = n.attrs
-    px, pv = n.parents
-    return (_cleared(g, index) if px is not None else None,
-            fit(_region(g, index, flips), pv) if pv is not None else None)
-
-
 def _slice_fill_forward(x, index, value):
     out = x.clone()
     out[index] = value
     return out
 
 
-def _narrow_rule(g, n):
-    dim, start, length = n.attrs
-    return (_SLICE_BACKWARD(g, n.parents[0].shape, dim, start, start + length, 1),)
+def _narrow_rule(g, s):
+    return _SLICE_BACKWARD(g, s.x_shape, s.dim, s.start, s.start + s.length, 1)
 
 
-def _repeat_rule(g, n):
+def _repeat_rule(g, s):
     """Sums the gradient over the copies: dim ``i`` of size ``times * size`` is viewed as
     ``[times, size]`` and the ``times`` axes are reduced."""
-    (times,) = n.attrs
-    shape = n.parents[0].shape
-    split = [d for pair in zip(times, shape) for d in pair]
-    return (g.reshape(split).sum(tuple(range(0, len(split), 2))),)
+    split = [d for pair in zip(s.times, s.x_shape) for d in pair]
+    return g.reshape(split).sum(tuple(range(0, len(split), 2)))
 
 
 def _unfold_forward(x, dim, size, step):
@@ -87,44 +69,54 @@ def _unfold_forward(x, dim, size, step):
     return x.unfold(dim, size, step)
 
 
-def _unfold_rule(g, n):
-    dim, size, step = n.attrs
-    shape = n.parents[0].shape
+def _unfold_rule(g, s):
     if g.numel() == 0:
-        return (g.new_zeros(shape),)
-    return (_UNFOLD_BACKWARD(g, shape, dim, size, step),)
+        return g.new_zeros(s.x_shape)
+    return _UNFOLD_BACKWARD(g, s.x_shape, s.dim, s.size, s.step)
 
 
-def _cat_rule(g, n):
-    dim, sizes = n.attrs
-    parts = torch.split(g, sizes, dim)
-    # fit: torch.cat/stack promote mixed float dtypes; each gradient goes back in its input's dtype
-    return tuple(fit(part, p) if p is not None else None for part, p in zip(parts, n.parents))
+def _cat_rule(g, s, parents):
+    """Splits the gradient into the inputs' parts (the engine casts each to its input's dtype:
+    torch.cat/stack promote mixed float dtypes)."""
+    return torch.split(g, s.sizes, s.dim)
 
 
-def _stack_rule(g, n):
-    (dim,) = n.attrs
-    return tuple(fit(part, p) if p is not None else None for part, p in zip(g.unbind(dim), n.parents))
+def _stack_rule(g, s, parents):
+    return g.unbind(s.dim)
 
 
-RESHAPE = defop("reshape", torch.reshape, _reshape_back, MEMORY)
-FLATTEN = defop("flatten", torch.flatten, _reshape_back, MEMORY)
-UNSQUEEZE_DIM = defop("unsqueeze_dim", torch.unsqueeze, _reshape_back, MEMORY)
-SQUEEZE_DIM = defop("squeeze_dim", torch.squeeze, _reshape_back, MEMORY)
-SWAP_DIMS = defop("swap_dims", torch.transpose, _swap_rule, MEMORY)
-PERMUTE = defop("permute", torch.permute, _permute_rule, MEMORY)
-EXPAND = defop("expand", lambda x, shape: x.expand(shape), lambda g, n: (fit(g, n.parents[0]),), MEMORY)
-SLICE = defop("slice", _region, _slice_rule, MEMORY)
-CAT = defop("cat", lambda datas, dim, sizes: torch.cat(datas, dim), _cat_rule, MEMORY)
-STACK = defop("stack", torch.stack, _stack_rule, MEMORY)
-NARROW = defop("narrow", torch.narrow, _narrow_rule, MEMORY)
-FLIP = defop("flip", torch.flip, lambda g, n: (g.flip(n.attrs[0]),), MEMORY)
-MOVEDIM = defop("movedim", torch.movedim, lambda g, n: (g.movedim(n.attrs[1], n.attrs[0]),), MEMORY)
-REPEAT = defop("repeat", torch.Tensor.repeat, _repeat_rule, MEMORY)
-REPEAT_DIM = defop("repeat_dim", torch.Tensor.repeat, _repeat_rule, MEMORY)
-TRIL = defop("tril", torch.tril, lambda g, n: (g.tril(n.attrs[0]),), MEMORY)
-TRIU = defop("triu", torch.triu, lambda g, n: (g.triu(n.attrs[0]),), MEMORY)
-UNFOLD = defop("unfold", _unfold_forward, _unfold_rule, MEMORY)
-SLICE_ASSIGN = defop("slice_assign", _slice_assign_forward, _slice_assign_rule, MEMORY)
-SLICE_FILL = defop("slice_fill", _slice_fill_forward,
-                   lambda g, n: (_cleared(g, n.attrs[0]),), MEMORY)
+RESHAPE_BACK = vjp(_reshape_back, "x_shape")
+RESHAPE = defop("reshape", torch.reshape, MEMORY, attrs=("shape",), vjp=(RESHAPE_BACK,))
+FLATTEN = defop("flatten", torch.flatten, MEMORY, attrs=("start_dim", "end_dim"), vjp=(RESHAPE_BACK,))
+UNSQUEEZE_DIM = defop("unsqueeze_dim", torch.unsqueeze, MEMORY, attrs=("dim",), vjp=(RESHAPE_BACK,))
+SQUEEZE_DIM = defop("squeeze_dim", torch.squeeze, MEMORY, attrs=("dim",), vjp=(RESHAPE_BACK,))
+SWAP_DIMS = defop("swap_dims", torch.transpose, MEMORY, attrs=("dim1", "dim2"),
+                  vjp=(vjp(lambda g, s: g.transpose(s.dim1, s.dim2)),))
+PERMUTE = defop("permute", torch.permute, MEMORY, attrs=("dims",), vjp=(vjp(_permute_rule),))
+# the gradient is the output's, summed back over the expanded dims by the engine
+EXPAND = defop("expand", lambda x, shape: x.expand(shape), MEMORY, attrs=("shape",), vjp=(PASS,))
+SLICE = defop("slice", _region, MEMORY, attrs=("index", "flips"), vjp=(vjp(_slice_rule, "x_shape"),))
+CAT = defop("cat", lambda datas, dim, sizes: torch.cat(datas, dim), MEMORY, inputs=("*tensors",),
+            attrs=("dim", "sizes"), fused=_cat_rule)
+STACK = defop("stack", torch.stack, MEMORY, inputs=("*tensors",), attrs=("dim",), fused=_stack_rule)
+NARROW = defop("narrow", torch.narrow, MEMORY, attrs=("dim", "start", "length"),
+               vjp=(vjp(_narrow_rule, "x_shape"),))
+FLIP = defop("flip", torch.flip, MEMORY, attrs=("dims",), vjp=(vjp(lambda g, s: g.flip(s.dims)),))
+MOVEDIM = defop("movedim", torch.movedim, MEMORY, attrs=("source", "destination"),
+                vjp=(vjp(lambda g, s: g.movedim(s.destination, s.source)),))
+REPEAT = defop("repeat", torch.Tensor.repeat, MEMORY, attrs=("times",),
+               vjp=(vjp(_repeat_rule, "x_shape"),))
+REPEAT_DIM = defop("repeat_dim", torch.Tensor.repeat, MEMORY, attrs=("times",),
+                   vjp=(vjp(_repeat_rule, "x_shape"),))
+TRIL = defop("tril", torch.tril, MEMORY, attrs=("diagonal",),
+             vjp=(vjp(lambda g, s: g.tril(s.diagonal)),))
+TRIU = defop("triu", torch.triu, MEMORY, attrs=("diagonal",),
+             vjp=(vjp(lambda g, s: g.triu(s.diagonal)),))
+UNFOLD = defop("unfold", _unfold_forward, MEMORY, attrs=("dim", "size", "step"),
+               vjp=(vjp(_unfold_rule, "x_shape"),))
+SLICE_ASSIGN = defop("slice_assign", _slice_assign_forward, MEMORY, inputs=("x", "values"),
+                     attrs=("index", "flips"),
+                     vjp=(vjp(lambda g, s: _cleared(g, s.index)),
+                          vjp(lambda g, s: _region(g, s.index, s.flips))))
+SLICE_FILL = defop("slice_fill", _slice_fill_forward, MEMORY, attrs=("index", "value"),
+                   vjp=(vjp(lambda g, s: _cleared(g, s.index)),))

@@ -6,10 +6,13 @@ Conventions are torch's default ("backward" norm), as Burn's: ``rfft`` is unnorm
 ``rfft`` yields two tensors, so it is two steps: ``rfft`` stacks the real and imaginary parts of
 the spectrum into one ``[2, ...]`` tensor, and ``spectrum_part`` takes part 0 or 1 of it (a view).
 The parts' gradients meet again on the stacked tensor before the ``rfft`` rule runs once.
+``irfft`` has one fused rule: a single real FFT of the output's gradient gives both parts'.
+
+Attributes: ``rfft`` and ``irfft`` ``(dim, n)``, ``spectrum_part`` ``(part,)``.
 """
 import torch
 
-from .table import COMPUTE, MEMORY, defop
+from .table import COMPUTE, MEMORY, defop, vjp
 
 _rfft = torch.fft.rfft
 _irfft = torch.fft.irfft
@@ -38,37 +41,40 @@ def _rfft_forward(x, dim, n):
     return torch.stack((spectrum.real, spectrum.imag))
 
 
-def _rfft_rule(g, node):
+def _rfft_rule(g, s):
     """``x_j = Re sum_k G_k exp(2 pi i j k / n)`` over the one-sided bins: an unnormalised
     inverse real FFT once the paired bins are halved (it counts each of them twice)."""
-    dim, n = node.attrs
+    dim, n = s.dim, s.n
     spectrum = torch.complex(g[0], g[1])
     _paired_bins(spectrum, dim, n).mul_(0.5)
     gx = _irfft(spectrum, n, dim, norm="forward")
-    return (_resize(gx, dim, node.parents[0].shape[dim]),)
+    return _resize(gx, dim, s.x_shape[dim])
 
 
-def _part_rule(g, node):
+def _part_rule(g, s):
     full = g.new_zeros((2,) + tuple(g.shape))
-    full[node.attrs[0]] = g
-    return (full,)
+    full[s.part] = g
+    return full
 
 
 def _irfft_forward(re, im, dim, n):
     return _irfft(torch.complex(re, im), n, dim)
 
 
-def _irfft_rule(g, node):
+def _irfft_rule(g, s, parents):
     """The adjoint of the ``1/n``-scaled inverse: a ``1/n``-scaled real FFT of ``g`` with the
     paired bins doubled (each stands for itself and its twin), cut or padded to the input's bins."""
-    dim, n = node.attrs
-    pr, pi = node.parents
+    dim, n = s.dim, s.n
+    pr, pi = parents
     spectrum = _rfft(g, dim=dim, norm="forward")
     _paired_bins(spectrum, dim, n).mul_(2.0)
-    spectrum = _resize(spectrum, dim, (pr if pr is not None else pi).shape[dim])
+    spectrum = _resize(spectrum, dim, (s.re_shape if pr is not None else s.im_shape)[dim])
     return (spectrum.real if pr is not None else None, spectrum.imag if pi is not None else None)
 
 
-RFFT = defop("rfft", _rfft_forward, _rfft_rule, COMPUTE)
-SPECTRUM_PART = defop("spectrum_part", lambda stacked, i: stacked[i], _part_rule, MEMORY)
-IRFFT = defop("irfft", _irfft_forward, _irfft_rule, COMPUTE)
+_DIM_N = ("dim", "n")
+RFFT = defop("rfft", _rfft_forward, COMPUTE, attrs=_DIM_N, vjp=(vjp(_rfft_rule, "x_shape"),))
+SPECTRUM_PART = defop("spectrum_part", lambda stacked, i: stacked[i], MEMORY, inputs=("stacked",),
+                      attrs=("part",), vjp=(vjp(_part_rule),))
+IRFFT = defop("irfft", _irfft_forward, COMPUTE, inputs=("re", "im"), attrs=_DIM_N,
+              fused=_irfft_rule, needs=(("re_shape",), ("im_shape",)))

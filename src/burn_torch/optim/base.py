@@ -18,7 +18,7 @@ import torch
 
 from ..autodiff.graph import new_leaf
 from ..autodiff.recorder import wrap
-from ..distributed.leaf import carry_mark
+from ..autodiff.distributed_leaf import carry_mark
 from ..module import Config, Module, ModuleMapper, Param, ParamId
 from ..tensor import Tensor
 from .clipping import GradientClipping, GradientClippingConfig

@@ -15,16 +15,12 @@ import weakref
 
 import torch
 
-from ..autodiff.graph import Node
-from ..autodiff.recorder import wrap
-from ..errors import AutodiffError
+from ..errors import DistributedError
+from ..param_id import ParamId
+from .graph import Node
+from .recorder import wrap
 
 registry: "weakref.WeakValueDictionary" = weakref.WeakValueDictionary()  # ParamId -> DistributedLeaf
-
-
-class DistributedError(AutodiffError):
-    """A distributed-training precondition failed: a marked intermediate, a parameter on another
-    backend than the loss, no process group, ranks that disagree, or a rank that failed."""
 
 
 class DistributedLeaf(Node):
@@ -56,8 +52,6 @@ def mark(tensor, param_id, order: int = 0, name: str | None = None):
     returned unchanged. Raises TypeError for a non-Float tensor or a ``param_id`` that is not a
     ParamId (or int), and DistributedError for a tracked intermediate.
     """
-    from ..module.param import ParamId  # the module package imports tensors: import at call time
-
     if isinstance(param_id, int) and not isinstance(param_id, bool):
         param_id = ParamId(param_id)
     if not isinstance(param_id, ParamId):
