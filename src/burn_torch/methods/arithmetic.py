@@ -9,8 +9,8 @@ from .. import validate
 from ..autodiff.recorder import apply1, apply2
 from ..ops import elementwise as elementwise_ops
 from ..ops import linalg as linalg_ops
-from .base import (TensorBase, binary, float_binary, float_unary, not_a_tensor, operator,
-                   require_float_pair, scalar)
+from .base import (TensorBase, binary, float_binary, float_unary, foreign, not_a_tensor,
+                   operator, require_float_pair, scalar)
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
@@ -97,8 +97,11 @@ class ArithmeticMethods(TensorBase):
     def __mod__(self, other):
         return operator(elementwise_ops.REMAINDER, elementwise_ops.REMAINDER_SCALAR, self, other)
 
+    def __rmod__(self, other):
+        return foreign("operator remainder", other)
+
     def __rmatmul__(self, other):
-        raise not_a_tensor("matmul", other)
+        return foreign("matmul", other)
 
     def __neg__(self):
         return apply1(elementwise_ops.NEG, self)

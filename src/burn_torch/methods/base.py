@@ -128,8 +128,13 @@ def operator(op, scalar_op, x: "Tensor", other):
         return binary(op, x, other)
     if isinstance(other, Number) and not isinstance(other, complex):
         return scalar(scalar_op, x, other.item() if hasattr(other, "item") else other)
+    return foreign(f"operator {scalar_op.name.removesuffix('_scalar')}", other)
+
+
+def foreign(what: str, other):
+    """Raises :func:`not_a_tensor` for a numpy or torch operand; NotImplemented otherwise."""
     if isinstance(other, (np.ndarray, torch.Tensor, np.generic)):
-        raise not_a_tensor(f"operator {scalar_op.name.removesuffix('_scalar')}", other)
+        raise not_a_tensor(what, other)
     return NotImplemented
 
 
