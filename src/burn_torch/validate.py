@@ -15,9 +15,11 @@ The exception-type rule, followed by the whole package:
 - ``burn_torch.AutodiffError`` subclasses: autodiff misuse (see ``burn_torch.errors``).
 
 Messages name the op, the argument and what was received. Every check runs before anything
-is recorded or mutated. Fast paths stay fast: methods test the common case inline (``type(d)
-is int`` and a range comparison) and call in here only when that test fails, so validating
-arguments that are already valid costs no extra call.
+is recorded or mutated. Fast paths stay fast: the operators (``a + b``, ``@``) and the layers'
+forward passes check nothing beyond their type tests; a dim goes through an inline test
+(``type(d) is int`` and a range comparison, in ``TensorBase._dim``) and reaches this module
+only when that test fails; other arguments cost one O(1) call each (``integer`` returns at
+once for a plain int). Index ranges cost one min/max reduction, on CPU indices only.
 """
 from __future__ import annotations
 
