@@ -208,3 +208,24 @@ def test_a_file_that_does_not_fit_names_the_file(tmp_path):
 
 def test_the_crafted_family_is_as_large_as_reported():
     assert len(CRAFTED) == 36
+
+
+def test_a_module_with_a_param_at_two_paths_is_not_saved(tmp_path):
+    from burn_torch.module import TiedParamError
+
+    class Tied(Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.fc = nn.LinearConfig(2, 3).init(CPU)
+            self.again = self.fc.weight
+
+    with pytest.raises(TiedParamError, match="save_file: .*fc.weight, again"):
+        Tied().save_file(tmp_path / "tied")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_metadata_must_map_strings_to_strings(tmp_path):
+    from burn_torch.module import write_safetensors
+    with pytest.raises(TypeError, match="metadata maps str to str"):
+        write_safetensors(tmp_path / "m.safetensors", {"w": torch.zeros(2)}, {"epoch": 3})
+    assert list(tmp_path.iterdir()) == []

@@ -30,6 +30,7 @@ from ..tensor import Tensor
 from .module import Module
 from .param import ParamId
 from .record import ModuleRecord, ParamRecord, into_record, load_record
+from .tying import tied_param_error
 
 FORMAT = "burn_torch"
 VERSION = "1"
@@ -155,9 +156,16 @@ def save_file(module: Module, path, metadata: dict[str, str] | None = None) -> P
 
     ``.safetensors`` is appended when ``path`` has no suffix (Burn's recorders add their
     extension). Extra ``metadata`` strings are stored alongside the burn_torch entries. An
-    interrupted or failed save leaves an existing file at ``path`` byte-identical.
+    interrupted or failed save leaves an existing file at ``path`` byte-identical. Raises
+    TiedParamError (a ValueError), writing nothing, when one parameter is reachable at two
+    paths: a file gives each ParamId to one tensor (see ``burn_torch.module.tying``).
     """
     record = into_record(module)
+    seen: set = set()
+    for rec in record.values():
+        if rec.id in seen:
+            raise tied_param_error("save_file", module, rec.id)
+        seen.add(rec.id)
     ids = {name: str(rec.id) for name, rec in record.items()}
     meta = dict(metadata or {})
     meta.update({"format": FORMAT, "version": VERSION, "param_ids": json.dumps(ids)})
