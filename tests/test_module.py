@@ -352,10 +352,12 @@ def test_saved_file_has_the_safetensors_layout(tmp_path):
     meta = header.pop("__metadata__")
     assert meta["format"] == "burn_torch" and meta["note"] == "hi"
     assert json.loads(meta["param_ids"])["fc1.bias"] == str(model.fc1.bias.id)
-    assert header["fc1.weight"] == {"dtype": "F32", "shape": [4, 8], "data_offsets": [0, 128]}
+    begin, end = header["fc1.weight"]["data_offsets"]
+    assert header["fc1.weight"]["dtype"] == "F32" and header["fc1.weight"]["shape"] == [4, 8]
+    assert end - begin == 4 * 8 * 4
     begin, end = header["fc2.bias"]["data_offsets"]
     data = raw[8 + n:]
-    assert end == len(data)
+    assert max(entry["data_offsets"][1] for entry in header.values()) == len(data)
     assert np.array_equal(np.frombuffer(data[begin:end], dtype="<f4"),
                           model.fc2.bias.val().to_data().to_numpy())
 
@@ -383,11 +385,11 @@ def test_loading_a_file_with_a_wrong_shape_raises_and_leaves_the_module(tmp_path
 def test_a_corrupt_file_is_rejected(tmp_path):
     path = tmp_path / "bad.safetensors"
     path.write_bytes(struct.pack("<Q", 10 ** 9) + b"{}")
-    with pytest.raises(ValueError, match="exceeds the file size"):
+    with pytest.raises(ValueError, match="bad.safetensors: not a valid safetensors file"):
         read_safetensors(path)
     header = json.dumps({"w": {"dtype": "F32", "shape": [2], "data_offsets": [0, 4]}}).encode()
     path.write_bytes(struct.pack("<Q", len(header)) + header + b"\0" * 8)
-    with pytest.raises(ValueError, match="do not hold a F32 tensor of shape"):
+    with pytest.raises(ValueError, match="bad.safetensors: .*offset"):
         read_safetensors(path)
 
 

@@ -9,7 +9,7 @@ TITLE = "torch tensors and burn_torch tensors do not mix"
 CATEGORY = "tensors"
 SEVERITY = "loud"
 DETECTORS = ()
-WHAT = "operators between a burn_torch Tensor and a torch.Tensor raise TypeError"
+WHAT = "operators between a burn_torch Tensor and a torch.Tensor or numpy array raise TypeError, either side"
 WHY = """A burn_torch tensor wraps torch storage but is not a `torch.Tensor`, and its operators only
 accept burn_torch tensors and Python scalars, so a half-ported program fails where the two meet
 instead of mixing two autodiff systems. `burn_torch.compat.from_torch(t, device)` wraps a torch
@@ -37,5 +37,5 @@ def burn_side():
 
 
 TORCH = {"(x * w).tolist()": [3.0, 8.0]}
-LITERAL = Raises(TypeError, "unsupported operand type(s) for *")
+LITERAL = Raises(TypeError, "cannot combine a burn_torch Tensor with a torch.Tensor; convert it first")
 BURN = {"(x * from_torch(w, Device.cpu())).to_data().to_list()": [3.0, 8.0]}

@@ -14,6 +14,7 @@ from typing import Sequence
 import numpy as np
 import torch
 
+from . import validate
 from .autodiff import recorder
 from .autodiff.engine import run_backward
 from .autodiff.gradients import Gradients
@@ -43,13 +44,17 @@ def _check_device(device) -> Device:
     return device
 
 
-def _check_shape(shape) -> list[int]:
+def _check_shape(op: str, shape) -> list[int]:
+    """A creation shape: non-negative ints (TypeError for ``[2.5]``, ValueError for ``[-1]``)."""
     if isinstance(shape, Shape):
         return list(shape.dims)
-    dims = [int(d) for d in shape]
-    if any(d < 0 for d in dims):
-        raise ValueError(f"shape dims must be non-negative, got {dims}")
-    return dims
+    return validate.shape(op, shape)
+
+
+def _check_grads(op: str, grads) -> None:
+    if not isinstance(grads, Gradients):
+        raise TypeError(f"Tensor.{op}: expected the Gradients container returned by backward() "
+                        f"(grads = loss.backward(); x.{op}(grads)), got {type(grads).__name__}")
 
 
 class Tensor(ArithmeticMethods, ReduceMethods, ShapeMethods, IndexMethods, CompareMethods):
@@ -63,6 +68,7 @@ class Tensor(ArithmeticMethods, ReduceMethods, ShapeMethods, IndexMethods, Compa
 
     __slots__ = ("_data", "_ctx", "_node", "__weakref__")
     __array_priority__ = 1000  # numpy scalars on the left defer to our operators
+    __array_ufunc__ = None  # numpy arrays on the left defer too (our operators then raise)
 
     def __init__(self, *args, **kwargs) -> None:
         raise TypeError("create tensors with Tensor.from_data, Tensor.zeros, Tensor.ones, ... "
@@ -114,28 +120,38 @@ class Tensor(ArithmeticMethods, ReduceMethods, ShapeMethods, IndexMethods, Compa
     @classmethod
     def full(cls, shape: Sequence[int], value, device: Device, kind: Kind = Float,
              dtype: "DType | None" = None) -> "Tensor":
-        """A tensor of ``shape`` filled with ``value``, carrying ``device``'s autodiff context."""
-        device = _check_device(device)
-        dims = _check_shape(shape)
-        return cls._create(torch.full(dims, value, dtype=resolve_dtype(dtype, kind), device=device._torch),
-                           device)
+        """A tensor of ``shape`` filled with ``value``, carrying ``device``'s autodiff context.
+
+        TypeError for a shape entry that is not an int or a value that is not a number,
+        ValueError for a negative size."""
+        return cls._filled("full", shape, validate.real("full", "value", value), device, kind, dtype)
 
     @classmethod
     def zeros(cls, shape: Sequence[int], device: Device, kind: Kind = Float,
               dtype: "DType | None" = None) -> "Tensor":
         """A tensor of zeros; see :meth:`full`."""
-        return cls.full(shape, 0, device, kind, dtype)
+        return cls._filled("zeros", shape, 0, device, kind, dtype)
 
     @classmethod
     def ones(cls, shape: Sequence[int], device: Device, kind: Kind = Float,
              dtype: "DType | None" = None) -> "Tensor":
         """A tensor of ones; see :meth:`full`."""
-        return cls.full(shape, 1, device, kind, dtype)
+        return cls._filled("ones", shape, 1, device, kind, dtype)
+
+    @classmethod
+    def _filled(cls, op: str, shape, value, device: Device, kind: Kind, dtype) -> "Tensor":
+        device = _check_device(device)
+        dims = _check_shape(op, shape)
+        return cls._create(torch.full(dims, value, dtype=resolve_dtype(dtype, kind), device=device._torch),
+                           device)
 
     @classmethod
     def arange(cls, start: int, end: int, device: Device, step: int = 1) -> "Tensor":
         """The Int tensor ``[start, start+step, ...)`` up to ``end`` (exclusive)."""
         device = _check_device(device)
+        start, end = validate.integer("arange", "start", start), validate.integer("arange", "end", end)
+        if validate.integer("arange", "step", step) == 0:
+            raise ValueError("arange: step must not be 0")
         return cls._create(torch.arange(start, end, step, dtype=torch.int64, device=device._torch), device)
 
     @classmethod
@@ -143,7 +159,7 @@ class Tensor(ArithmeticMethods, ReduceMethods, ShapeMethods, IndexMethods, Compa
                dtype: "DType | None" = None) -> "Tensor":
         """A Float tensor sampled from ``distribution`` with the device's generator (see Device.seed)."""
         device = _check_device(device)
-        dims = _check_shape(shape)
+        dims = _check_shape("random", shape)
         t = distribution.sample(dims, resolve_dtype(dtype, Float), device._torch, generator(device._torch))
         return cls._create(t, device)
 
@@ -157,7 +173,7 @@ class Tensor(ArithmeticMethods, ReduceMethods, ShapeMethods, IndexMethods, Compa
 
     def full_like(self, value) -> "Tensor":
         """``value`` everywhere, with this tensor's shape, dtype, device and context; untracked."""
-        return wrap(torch.full_like(self._data, value), self._ctx)
+        return wrap(torch.full_like(self._data, validate.real("full_like", "value", value)), self._ctx)
 
     def random_like(self, distribution: Distribution) -> "Tensor":
         """Samples of this Float tensor's shape, dtype, device and context; untracked."""
@@ -399,8 +415,10 @@ class Tensor(ArithmeticMethods, ReduceMethods, ShapeMethods, IndexMethods, Compa
         """This tensor's retained gradient in ``grads``, without autodiff association, or None.
 
         None when the tensor has no autodiff, does not retain gradients, or is absent from
-        ``grads``. Repeated calls return handles to the same gradient.
+        ``grads``. Repeated calls return handles to the same gradient. Raises TypeError when
+        ``grads`` is not a Gradients container.
         """
+        _check_grads("grad", grads)
         node = self._node
         if node is None or node.requirement != GRAD:
             return None
@@ -409,6 +427,7 @@ class Tensor(ArithmeticMethods, ReduceMethods, ShapeMethods, IndexMethods, Compa
 
     def grad_remove(self, grads: Gradients) -> "Tensor | None":
         """Removes and returns this tensor's retained gradient from ``grads`` (None as in :meth:`grad`)."""
+        _check_grads("grad_remove", grads)
         node = self._node
         if node is None or node.requirement != GRAD:
             return None
@@ -423,6 +442,7 @@ class Tensor(ArithmeticMethods, ReduceMethods, ShapeMethods, IndexMethods, Compa
         if shapes differ and TypeError for non-Float tensors; ``grads`` is untouched then.
         An untracked tensor has no entry to replace, so ``grads`` stays as it was.
         """
+        _check_grads("grad_replace", grads)
         if self._ctx is None:
             raise AutodiffDisabledError(
                 "Tensor.grad_replace requires a tensor with autodiff; call Tensor.autodiff() first")

@@ -19,6 +19,7 @@ from typing import Sequence
 
 import torch
 
+from .. import validate
 from ..autodiff.checkpoint import Checkpoint
 from ..autodiff.recorder import apply1, applyn, run, wrap
 from ..dtype import Bool, Int, kind_of
@@ -284,6 +285,8 @@ def embedding(weights: Tensor, indices: Tensor) -> Tensor:
     if indices._data.dim() != 2:
         raise ValueError(f"embedding: indices must have rank 2 [batch, seq], got shape "
                          f"{_shape(indices)}")
+    validate.indices_in_range("embedding", 0, indices._data, weights._data.shape[0],
+                              weights._data.shape)
     return apply1(nn_ops.EMBEDDING, weights, (indices._data,))
 
 

@@ -185,6 +185,43 @@ def to_torch_state_dict(module: Module) -> "OrderedDict[str, torch.Tensor]":
     return out
 
 
+def _dense(key: str, t) -> torch.Tensor:
+    """``t`` detached, once checked to be a dense tensor with values: TypeError for a
+    non-tensor, ValueError naming ``key`` for a meta, sparse, nested, quantized or complex
+    tensor (each message says how to get a dense one)."""
+    if not isinstance(t, torch.Tensor):
+        raise TypeError(f"state dict entry {key!r} must be a torch.Tensor, got {type(t).__name__}")
+    if t.is_meta:
+        raise ValueError(f"state dict entry {key!r} is a meta tensor (a shape without values); "
+                         f"materialise the weights first (torch.load(..., map_location='cpu'), or "
+                         f"load them into the torch model before taking its state_dict())")
+    if t.is_nested:
+        raise ValueError(f"state dict entry {key!r} is a nested tensor; convert it with "
+                         f"torch.nested.to_padded_tensor(t, 0.0) first")
+    if t.layout is not torch.strided:
+        raise ValueError(f"state dict entry {key!r} is a {t.layout} tensor; burn_torch parameters "
+                         f"are dense: pass t.to_dense()")
+    if t.is_quantized:
+        raise ValueError(f"state dict entry {key!r} is a quantized tensor ({t.dtype}); pass "
+                         f"t.dequantize() (burn_torch quantizes with Tensor.quantize_dynamic)")
+    if t.is_complex():
+        raise ValueError(f"state dict entry {key!r} has the complex dtype {t.dtype}, which no "
+                         f"burn_torch parameter holds")
+    return t.detach()
+
+
+def _cast(key: str, t: torch.Tensor, param: Param) -> "torch.Tensor | str":
+    """``t`` as a fresh contiguous tensor of ``param``'s dtype, or why it cannot be: a Float
+    parameter takes any real values; an Int parameter takes integer or bool values; a Bool
+    parameter takes bool values (a cast that would truncate or round is refused)."""
+    want = param.val().to_torch().dtype
+    if (t.is_floating_point() and not want.is_floating_point) or (
+            want is torch.bool and t.dtype is not torch.bool):
+        return (f"{key}: a {t.dtype} tensor cannot be cast to the parameter's {want} without "
+                f"losing values")
+    return t.to(dtype=want, memory_format=torch.contiguous_format, copy=True)
+
+
 class IncompatibleKeys(NamedTuple):
     """As PyTorch's ``load_state_dict`` result: the keys it lacked and the keys it did not use."""
 
@@ -196,11 +233,18 @@ def load_torch_state_dict(module: Module, state_dict: Mapping[str, torch.Tensor]
                           strict: bool = True) -> tuple[Module, IncompatibleKeys]:
     """Loads a PyTorch state dict; returns ``(loaded module, IncompatibleKeys)``.
 
-    The values are copied (later changes to the torch tensors do not leak in), converted to
-    Burn's layouts, and placed as :meth:`Module.load_record` places them (the parameters keep
-    their ids, devices, dtypes and trainability). Raises RecordMismatchError, naming torch keys,
-    when a shape differs or, with ``strict``, when keys are missing or unexpected; the module is
-    unchanged then. With ``strict=False`` missing parameters keep their values.
+    Any dense torch tensor loads, contiguous or not, on any device, of any real dtype: the
+    values are copied (later changes to the torch tensors do not leak in), converted to Burn's
+    layouts and cast to the dtype of the parameter they replace (any real values into a Float
+    parameter, integer or bool values into an Int one, bool into a Bool one), then placed as
+    :meth:`Module.load_record` places them (the parameters keep their ids, devices, dtypes and
+    trainability).
+
+    Raises TypeError for an entry that is not a torch tensor, ValueError naming the key for a
+    meta, sparse, nested, quantized or complex tensor, and RecordMismatchError, naming torch
+    keys, when a shape differs, a cast would lose values (a float tensor for an Int parameter)
+    or, with ``strict``, keys are missing or unexpected. The module is unchanged on any error.
+    With ``strict=False`` missing parameters keep their values.
     """
     layout = _layout(module)
     expected = {k: spec for k, spec in layout.items() if not callable(spec)}
@@ -212,18 +256,19 @@ def load_torch_state_dict(module: Module, state_dict: Mapping[str, torch.Tensor]
     for key, spec in expected.items():
         if key not in state_dict:
             continue
-        t = state_dict[key]
-        if not isinstance(t, torch.Tensor):
-            raise TypeError(f"state dict entry {key!r} must be a torch.Tensor, got {type(t).__name__}")
+        t = _dense(key, state_dict[key])
         shapes = [_torch_shape(params[p.burn_path], p.transposed) for p in spec]
         want = [sum(s[0] for s in shapes), *shapes[0][1:]] if len(shapes) > 1 else shapes[0]
         if list(t.shape) != want:
             mismatched.append(f"{key}: expected shape {want}, got {list(t.shape)}")
             continue
-        pieces = torch.split(t.detach(), [s[0] for s in shapes]) if len(shapes) > 1 else [t.detach()]
+        pieces = torch.split(t, [s[0] for s in shapes]) if len(shapes) > 1 else [t]
         for p, piece in zip(spec, pieces):
-            piece = piece.t() if p.transposed else piece
-            record[p.burn_path] = wrap(piece.clone(memory_format=torch.contiguous_format), None)
+            value = _cast(key, piece.t() if p.transposed else piece, params[p.burn_path])
+            if isinstance(value, str):
+                mismatched.append(value)
+                break
+            record[p.burn_path] = wrap(value, None)
     if mismatched or (strict and (missing or unexpected)):
         raise RecordMismatchError(LoadReport(missing, unexpected, mismatched), what="state dict")
     return load_record(module, record, strict=False), IncompatibleKeys(missing, unexpected)

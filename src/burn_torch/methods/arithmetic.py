@@ -5,11 +5,12 @@ from typing import TYPE_CHECKING
 
 import torch
 
+from .. import validate
 from ..autodiff.recorder import apply1, apply2
 from ..ops import elementwise as elementwise_ops
 from ..ops import linalg as linalg_ops
-from .base import (TensorBase, binary, float_binary, float_unary, operator, require_float_pair,
-                   scalar)
+from .base import (TensorBase, binary, float_binary, float_unary, foreign, not_a_tensor,
+                   operator, require_float_pair, scalar)
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
@@ -96,6 +97,12 @@ class ArithmeticMethods(TensorBase):
     def __mod__(self, other):
         return operator(elementwise_ops.REMAINDER, elementwise_ops.REMAINDER_SCALAR, self, other)
 
+    def __rmod__(self, other):
+        return foreign("operator remainder", other)
+
+    def __rmatmul__(self, other):
+        return foreign("matmul", other)
+
     def __neg__(self):
         return apply1(elementwise_ops.NEG, self)
 
@@ -144,29 +151,32 @@ class ArithmeticMethods(TensorBase):
         return binary(elementwise_ops.POWF, self, other)
 
     def powf_scalar(self, exponent: float) -> "Tensor":
-        return apply1(elementwise_ops.POWF_SCALAR, self, (float(exponent),))
+        return apply1(elementwise_ops.POWF_SCALAR, self,
+                      (float(validate.real("powf_scalar", "exponent", exponent)),))
 
     def powi_scalar(self, exponent: int) -> "Tensor":
-        if not isinstance(exponent, int) or isinstance(exponent, bool):
-            raise TypeError(f"powi_scalar needs an int exponent, got {exponent!r}")
+        exponent = validate.integer("powi_scalar", "exponent", exponent)
         return apply1(elementwise_ops.POWI_SCALAR, self, (exponent,))
 
     def clamp(self, min, max) -> "Tensor":
-        """Elementwise clamp to [min, max]; the gradient passes only inside the range (inclusive)."""
+        """Elementwise clamp to [min, max]; the gradient passes only inside the range (inclusive).
+        TypeError for a bound that is not a number, ValueError when ``min > max``."""
+        min = validate.optional_real("clamp", "min", min)
+        max = validate.optional_real("clamp", "max", max)
         if min is not None and max is not None and min > max:
             raise ValueError(f"clamp: min {min} is greater than max {max}")
         return apply1(elementwise_ops.CLAMP, self, (min, max))
 
     def clamp_min(self, min) -> "Tensor":
-        return apply1(elementwise_ops.CLAMP, self, (min, None))
+        return apply1(elementwise_ops.CLAMP, self, (validate.real("clamp_min", "min", min), None))
 
     def clamp_max(self, max) -> "Tensor":
-        return apply1(elementwise_ops.CLAMP, self, (None, max))
+        return apply1(elementwise_ops.CLAMP, self, (None, validate.real("clamp_max", "max", max)))
 
     def matmul(self, other: "Tensor") -> "Tensor":
         """Batched matrix product over the last two dims; leading dims broadcast."""
         if not isinstance(other, TensorBase):
-            raise TypeError(f"matmul: expected a Tensor, got {type(other).__name__}")
+            raise not_a_tensor("matmul", other)
         if self._data.dim() < 2 or other._data.dim() < 2:
             raise ValueError(f"matmul needs tensors of rank >= 2, got shapes {self.dims()} and {other.dims()}")
         return binary(linalg_ops.MATMUL, self, other)

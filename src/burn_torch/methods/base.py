@@ -8,8 +8,13 @@ here raise TypeError/ValueError before anything is recorded.
 from __future__ import annotations
 
 import numbers
+import sys
 from typing import TYPE_CHECKING
 
+import numpy as np
+import torch
+
+from .. import validate
 
 from ..autodiff.recorder import apply1, apply2
 from ..dtype import kind_of
@@ -25,12 +30,22 @@ class TensorBase:
 
     __slots__ = ()
 
-    def _dim(self, dim: int) -> int:
+    def _dim(self, dim: int, arg: str = "dim") -> int:
+        """``dim`` normalised to ``0..rank``; TypeError for a non-int, IndexError out of range
+        (see ``burn_torch.validate``; the message names the calling method)."""
         rank = self._data.dim()
-        if not -rank <= dim < rank:
-            raise IndexError(f"dimension {dim} is out of range for a tensor of rank {rank} "
-                             f"(shape {list(self._data.shape)})")
-        return dim + rank if dim < 0 else dim
+        if dim.__class__ is int and -rank <= dim < rank:
+            return dim + rank if dim < 0 else dim
+        return validate.dim(_caller(), rank, dim, arg, self._data.shape)
+
+
+def _caller() -> str:
+    """The public method an argument error is raised for: the nearest caller that is not a
+    private helper (slow path only: used when building an error message)."""
+    frame = sys._getframe(2)
+    while frame is not None and frame.f_code.co_name[0] in "_<":
+        frame = frame.f_back
+    return frame.f_code.co_name if frame is not None else "tensor op"
 
 
 def same_kind(op_name: str, a: "Tensor", b: "Tensor") -> None:
@@ -40,9 +55,21 @@ def same_kind(op_name: str, a: "Tensor", b: "Tensor") -> None:
                         f"convert one with .float(), .int() or .bool()")
 
 
+def not_a_tensor(what: str, value) -> TypeError:
+    """The TypeError for a non-Tensor operand; for a numpy array or torch tensor it says how to
+    convert it (``Tensor.from_data(x, device)``)."""
+    module = type(value).__module__.split(".")[0]
+    if module in ("numpy", "torch"):
+        return TypeError(f"{what}: cannot combine a burn_torch Tensor with a {module}."
+                         f"{type(value).__name__}; convert it first with "
+                         f"Tensor.from_data(x, device) (or burn_torch.compat.from_torch(x, device) "
+                         f"to share a torch tensor's storage)")
+    return TypeError(f"{what}: expected a Tensor operand, got {type(value).__name__}")
+
+
 def binary(op, a: "Tensor", b) -> "Tensor":
     if not isinstance(b, TensorBase):
-        raise TypeError(f"{op.name}: expected a Tensor operand, got {type(b).__name__}")
+        raise not_a_tensor(op.name, b)
     if a._data.dtype is not b._data.dtype:
         same_kind(op.name, a, b)
     return apply2(op, a, b)
@@ -76,7 +103,7 @@ def float_unary(op, x: "Tensor") -> "Tensor":
 def require_float_pair(what: str, a: "Tensor", b) -> None:
     """TypeError unless ``b`` is a Tensor and both ``a`` and ``b`` are Float tensors."""
     if not isinstance(b, TensorBase):
-        raise TypeError(f"{what}: expected a Tensor operand, got {type(b).__name__}")
+        raise not_a_tensor(what, b)
     if not (a._data.is_floating_point() and b._data.is_floating_point()):
         raise TypeError(f"{what} needs Float tensors, got {a.kind} and {b.kind}; "
                         f"call .float() first")
@@ -89,13 +116,25 @@ def float_binary(op, a: "Tensor", b, attrs=()) -> "Tensor":
 
 
 def operator(op, scalar_op, x: "Tensor", other):
-    """Operator dispatch: a Tensor operand goes to ``op``, a Python number to ``scalar_op``."""
+    """Operator dispatch: a Tensor operand goes to ``op``, a Python number to ``scalar_op``.
+
+    A numpy array or torch tensor, on either side, raises TypeError saying how to convert it
+    (numpy defers to us as ``Tensor.__array_ufunc__`` is None; torch's operators return
+    NotImplemented for a foreign operand, so Python asks ours). Other types get
+    NotImplemented."""
     if isinstance(other, TensorBase):
         if op is None:
             return NotImplemented
         return binary(op, x, other)
     if isinstance(other, Number) and not isinstance(other, complex):
         return scalar(scalar_op, x, other.item() if hasattr(other, "item") else other)
+    return foreign(f"operator {scalar_op.name.removesuffix('_scalar')}", other)
+
+
+def foreign(what: str, other):
+    """Raises :func:`not_a_tensor` for a numpy or torch operand; NotImplemented otherwise."""
+    if isinstance(other, (np.ndarray, torch.Tensor, np.generic)):
+        raise not_a_tensor(what, other)
     return NotImplemented
 
 

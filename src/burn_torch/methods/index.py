@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 import torch
 
+from .. import validate
 from ..autodiff.recorder import apply1, apply2, wrap
 from ..dtype import kind_of
 from ..ops import index as index_ops
@@ -27,12 +28,11 @@ def as_index_tensor(indices, like: "Tensor", what: str) -> torch.Tensor:
     return data if data.dtype is torch.int64 else data.long()
 
 
-def check_in_range(what: str, idx: torch.Tensor, size: int, shape) -> None:
-    """IndexError for an index outside ``0..size``; checked only for CPU indices (elsewhere the
-    check would wait for the device)."""
-    if idx.device.type == "cpu" and idx.numel() and (idx.min() < 0 or idx.max() >= size):
-        raise IndexError(f"{what}: indices must lie in 0..{size}, got values from {int(idx.min())} "
-                         f"to {int(idx.max())} (tensor shape {list(shape)})")
+def check_in_range(what: str, x: "Tensor", d: int, idx: torch.Tensor) -> None:
+    """IndexError for an index outside dim ``d`` of ``x`` (see ``validate.indices_in_range``:
+    CPU indices only)."""
+    shape = x._data.shape
+    validate.indices_in_range(what, d, idx, shape[d], shape)
 
 
 def update_operands(what: str, x: "Tensor", values, op) -> None:
@@ -64,7 +64,9 @@ class IndexMethods(TensorBase):
         idx = as_index_tensor(indices, self, "select")
         if idx.dim() != 1:
             raise ValueError(f"select: indices must have rank 1, got shape {list(idx.shape)}")
-        return apply1(index_ops.SELECT, self, (self._dim(dim), idx))
+        d = self._dim(dim)
+        check_in_range("select", self, d, idx)
+        return apply1(index_ops.SELECT, self, (d, idx))
 
     def gather(self, dim: int, indices) -> "Tensor":
         """``out[i][j] = self[indices[i][j]][j]`` (for dim 0); indices have this tensor's rank."""
@@ -72,11 +74,14 @@ class IndexMethods(TensorBase):
         if idx.dim() != self._data.dim():
             raise ValueError(f"gather: indices of shape {list(idx.shape)} must have the rank of "
                              f"the tensor, shape {self.dims()}")
-        return apply1(index_ops.GATHER, self, (self._dim(dim), idx))
+        d = self._dim(dim)
+        check_in_range("gather", self, d, idx)
+        return apply1(index_ops.GATHER, self, (d, idx))
 
     def mask_fill(self, mask: "Tensor", value) -> "Tensor":
         """``value`` where the Bool ``mask`` is set, else self; no gradient flows to filled entries."""
-        return apply1(index_ops.MASK_FILL, self, (as_mask(mask, "mask_fill"), value))
+        return apply1(index_ops.MASK_FILL, self, (as_mask(mask, "mask_fill"),
+                                                  validate.real("mask_fill", "value", value)))
 
     def mask_where(self, mask: "Tensor", values: "Tensor") -> "Tensor":
         """``values`` where the Bool ``mask`` is set, else self (note: torch.where's order differs)."""
@@ -113,7 +118,7 @@ class IndexMethods(TensorBase):
         if values.dims() != expected:
             raise ValueError(f"select_assign: values of shape {values.dims()} for {idx.shape[0]} "
                              f"indices along dim {d} of shape {self.dims()}; expected {expected}")
-        check_in_range("select_assign", idx, self._data.shape[d], self._data.shape)
+        check_in_range("select_assign", self, d, idx)
         return apply2(index_ops.SELECT_ASSIGN[op], self, values, (index_ops.AlongDim(d, idx),))
 
     def scatter(self, dim: int, indices, values: "Tensor", op: IndexingUpdateOp) -> "Tensor":
@@ -130,7 +135,7 @@ class IndexMethods(TensorBase):
             raise ValueError(f"scatter: indices of shape {ishape} and values of shape {values.dims()} "
                              f"must have the same shape, equal to the tensor's {shape} except "
                              f"along dim {d}")
-        check_in_range("scatter", idx, shape[d], shape)
+        check_in_range("scatter", self, d, idx)
         return apply2(index_ops.SCATTER[op], self, values, (index_ops.Elementwise(d, idx),))
 
     def gather_nd(self, indices) -> "Tensor":
@@ -164,7 +169,7 @@ class IndexMethods(TensorBase):
             raise ValueError(f"{what}: indices of shape {list(idx.shape)} must be [..., K] with "
                              f"1 <= K <= {len(shape)} (tensor shape {shape})")
         for j in range(k):
-            check_in_range(what, idx[..., j], shape[j], shape)
+            check_in_range(what, self, j, idx[..., j])
         strides = torch.tensor([math.prod(shape[j + 1:k]) for j in range(k)], device=idx.device)
         flat = (idx * strides).sum(-1).reshape(-1)
         return index_ops.Multi(k, flat, idx.shape[:-1])
@@ -176,6 +181,7 @@ class IndexMethods(TensorBase):
         ValueError for an index outside ``-num_classes..num_classes``."""
         if self._data.dtype is torch.bool:
             raise TypeError("one_hot needs an Int (or Float) tensor of class indices, got Bool")
+        num_classes = validate.integer("one_hot", "num_classes", num_classes)
         if num_classes < 2:
             raise ValueError(f"one_hot needs at least 2 classes, got {num_classes}")
         d = self._data

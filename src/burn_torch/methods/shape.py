@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Sequence
 
+from .. import validate
 from ..autodiff.recorder import apply1, apply2, applyn
 from ..ops import shape as shape_ops
 from .base import TensorBase, check_list, check_scalar, same_kind
@@ -46,10 +47,10 @@ class ShapeMethods(TensorBase):
 
     # ============================================================================= shape ====
     def reshape(self, dims: Sequence[int]) -> "Tensor":
-        """Same values in a new shape; one ``-1`` is inferred. ValueError if sizes don't match."""
-        dims = [int(d) for d in dims]
-        if dims.count(-1) > 1:
-            raise ValueError(f"reshape: at most one -1 is allowed, got {dims}")
+        """Same values in a new shape, with Burn's signed arguments: one ``-1`` is inferred, a
+        ``0`` keeps the size of the dim at the same position. TypeError for a non-int entry,
+        ValueError for an entry below -1, a second -1, or sizes that don't match."""
+        dims = validate.reshape_dims("reshape", dims, self._data.shape)
         return apply1(shape_ops.RESHAPE, self, (dims,))
 
     def flatten(self, start_dim: int, end_dim: int) -> "Tensor":
@@ -59,17 +60,15 @@ class ShapeMethods(TensorBase):
     def unsqueeze(self, rank: int | None = None) -> "Tensor":
         """Prepends size-1 dims up to ``rank`` (default: one more than now)."""
         cur = self._data.dim()
-        rank = cur + 1 if rank is None else rank
+        rank = cur + 1 if rank is None else validate.integer("unsqueeze", "rank", rank)
         if rank < cur:
             raise ValueError(f"unsqueeze: target rank {rank} is lower than the current rank {cur}")
         return apply1(shape_ops.RESHAPE, self, ([1] * (rank - cur) + list(self._data.shape),))
 
     def unsqueeze_dim(self, dim: int) -> "Tensor":
         """Inserts a size-1 dim at ``dim``."""
-        rank = self._data.dim() + 1
-        if not -rank <= dim < rank:
-            raise IndexError(f"unsqueeze_dim: dimension {dim} is out of range for rank {rank - 1}")
-        return apply1(shape_ops.UNSQUEEZE_DIM, self, (dim % rank,))
+        d = validate.dim("unsqueeze_dim", self._data.dim() + 1, dim)
+        return apply1(shape_ops.UNSQUEEZE_DIM, self, (d,))
 
     def squeeze_dim(self, dim: int) -> "Tensor":
         """Removes dim ``dim``, which must have size 1 (ValueError otherwise)."""
@@ -85,7 +84,7 @@ class ShapeMethods(TensorBase):
         whose size is not 1, or when no dim would remain."""
         shape = self.dims()
         if dims:
-            drop = {self._dim(int(d)) for d in dims}
+            drop = {self._dim(d, "dims") for d in dims}
             for d in sorted(drop):
                 if shape[d] != 1:
                     raise ValueError(f"squeeze_dims: dimension {d} has size {shape[d]}, not 1 "
@@ -121,7 +120,7 @@ class ShapeMethods(TensorBase):
 
     def expand(self, dims: Sequence[int]) -> "Tensor":
         """Broadcasts to ``dims`` (``-1`` keeps a dim); the gradient is summed back."""
-        return apply1(shape_ops.EXPAND, self, ([int(d) for d in dims],))
+        return apply1(shape_ops.EXPAND, self, (validate.shape("expand", dims, "dims", minimum=-1),))
 
     def _slice_index(self, ranges, what: str):
         """Normalises Burn ranges (one per leading dim) to a torch index and the dims to flip."""
@@ -184,6 +183,8 @@ class ShapeMethods(TensorBase):
         and the range must lie inside the dim (ValueError otherwise)."""
         d = self._dim(dim)
         size = self._data.shape[d]
+        start = validate.integer("narrow", "start", start)
+        length = validate.integer("narrow", "length", length)
         if length < 1 or start < 0 or start + length > size:
             raise ValueError(f"narrow: range {start}..{start + length} (length {length}) is not a "
                              f"non-empty range inside dim {d} of shape {self.dims()}")
@@ -194,6 +195,7 @@ class ShapeMethods(TensorBase):
         dim gives an empty list. ValueError for ``size`` < 1 on a non-empty dim."""
         d = self._dim(dim)
         total = self._data.shape[d]
+        size = validate.integer("split", "size", size)
         if total and size < 1:
             raise ValueError(f"split: size must be at least 1, got {size} (shape {self.dims()})")
         return [self.narrow(d, start, min(size, total - start)) for start in range(0, total, max(size, 1))]
@@ -202,8 +204,7 @@ class ShapeMethods(TensorBase):
         """At most ``n`` pieces along ``dim``, all of ``ceil(size / n)`` entries but the last, as
         Burn's ``chunk`` (fewer than ``n`` when the size does not allow ``n`` non-empty pieces).
         ValueError for ``n`` < 1."""
-        if n < 1:
-            raise ValueError(f"chunk: the number of chunks must be at least 1, got {n}")
+        n = validate.size("chunk", "n", n, minimum=1)
         d = self._dim(dim)
         return self.split(-(-self._data.shape[d] // n), d)
 
@@ -225,13 +226,13 @@ class ShapeMethods(TensorBase):
         """The tensor repeated ``times`` times along ``dim`` (0 gives an empty dim)."""
         d = self._dim(dim)
         sizes = [1] * self._data.dim()
-        sizes[d] = times
+        sizes[d] = validate.integer("repeat_dim", "times", times)
         return self._repeat(shape_ops.REPEAT_DIM, sizes)
 
     def repeat(self, sizes: Sequence[int]) -> "Tensor":
         """Repeats dim ``i`` ``sizes[i]`` times (0 gives an empty dim); dims past ``len(sizes)``
         are kept. ValueError for more sizes than dims."""
-        sizes = [int(t) for t in sizes]
+        sizes = validate.shape("repeat", sizes, "sizes", minimum=-2 ** 63)
         rank = self._data.dim()
         if len(sizes) > rank:
             raise ValueError(f"repeat: {len(sizes)} sizes for a tensor of rank {rank} "
@@ -264,12 +265,16 @@ class ShapeMethods(TensorBase):
         (no complete window gives a count of 0, as Burn). ValueError for ``step`` < 1 or
         ``size`` < 0."""
         d = self._dim(dim)
+        size = validate.integer("unfold", "size", size)
+        step = validate.integer("unfold", "step", step)
         if step < 1 or size < 0:
             raise ValueError(f"unfold: needs step >= 1 and size >= 0, got size {size}, step {step}")
         return apply1(shape_ops.UNFOLD, self, (d, size, step))
 
     def _distinct_dims(self, dims, what: str) -> "list[int]":
-        out = [self._dim(int(d)) for d in dims]
+        if not hasattr(dims, "__iter__"):
+            raise TypeError(f"{what}: dims must be a sequence of ints, got {type(dims).__name__}")
+        out = [self._dim(d, "dims") for d in dims]
         if len(set(out)) != len(out):
             raise ValueError(f"{what}: dims {list(dims)} are not distinct (shape {self.dims()})")
         return out
@@ -286,7 +291,5 @@ class ShapeMethods(TensorBase):
     def stack(tensors: Sequence["Tensor"], dim: int) -> "Tensor":
         """Stacks along a new dim ``dim``; all tensors must have the same shape and kind."""
         tensors = check_list("stack", tensors)
-        rank = tensors[0]._data.dim() + 1
-        if not -rank <= dim < rank:
-            raise IndexError(f"stack: dimension {dim} is out of range for rank {rank}")
-        return applyn(shape_ops.STACK, tensors, (dim % rank,))
+        d = validate.dim("stack", tensors[0]._data.dim() + 1, dim)
+        return applyn(shape_ops.STACK, tensors, (d,))

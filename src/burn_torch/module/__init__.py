@@ -11,10 +11,11 @@ from .module import Module, ModuleMapper, ModuleVisitor, PathTracker, list_param
 from .param import Param, ParamId, TrainingFlag
 from .record import (LoadReport, ModuleRecord, ParamRecord, RecordMismatchError, check_record,
                      into_record, load_record)
+from .tying import TiedParamError
 
 __all__ = [
     "Module", "ModuleVisitor", "ModuleMapper", "PathTracker", "Param", "ParamId", "TrainingFlag",
     "ModuleRecord", "ParamRecord", "LoadReport", "RecordMismatchError", "check_record",
     "into_record", "load_record", "read_record", "read_safetensors", "write_safetensors", "Config",
-    "list_param_ids",
+    "list_param_ids", "TiedParamError",
 ]

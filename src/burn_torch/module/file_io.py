@@ -1,112 +1,149 @@
-"""Module files in the safetensors format, written and read by hand (no extra dependency).
+"""Module files in the safetensors format, through the ``safetensors`` library.
 
-Layout: an 8-byte little-endian header length ``N``; ``N`` bytes of JSON header
-``{name: {"dtype", "shape", "data_offsets": [begin, end]}, "__metadata__": {str: str}}`` padded
-with spaces to a multiple of 8; then every tensor's raw little-endian bytes, back to back, in
-header order (offsets are relative to the start of that data section). Files written here
-carry ``__metadata__`` ``{"format": "burn_torch", "version": ..., "param_ids": <JSON object
-name -> ParamId>}`` so a loaded module gets back its ParamIds; files from other tools load too
-(parameters keep their ids).
+The library writes the layout (8-byte header length, JSON header, tensor bytes) and, reading,
+rejects malformed files: bad header lengths and JSON, unknown dtypes, non-integer or negative
+shapes, overlapping or gapped data offsets, trailing bytes. This module adds what the format
+leaves to its users: duplicate JSON keys (a JSON parser keeps the last one silently) and the
+burn_torch metadata. Files written here carry ``__metadata__``
+``{"format": "burn_torch", "version": "1", "param_ids": <JSON object name -> ParamId>}`` so a
+loaded module gets back its ParamIds; files from other tools load too (parameters keep their
+ids).
+
+Every save is atomic (:func:`burn_torch.atomic_file.atomic_write`): an interrupted or failed
+save leaves the previous file byte-identical. Every malformed file raises ``ValueError`` whose
+message starts with the file's path and says what is wrong.
 """
 from __future__ import annotations
 
 import json
 import struct
 from pathlib import Path
+from typing import Mapping
 
-import numpy as np
+import safetensors
+import safetensors.torch
 import torch
 
+from ..atomic_file import atomic_write_bytes
 from ..device import Device
 from ..tensor import Tensor
 from .module import Module
 from .param import ParamId
 from .record import ModuleRecord, ParamRecord, into_record, load_record
+from .tying import tied_param_error
 
 FORMAT = "burn_torch"
 VERSION = "1"
 
-_CODES = {
-    torch.float64: "F64", torch.float32: "F32", torch.float16: "F16", torch.bfloat16: "BF16",
-    torch.int64: "I64", torch.int32: "I32", torch.int16: "I16", torch.int8: "I8",
-    torch.uint8: "U8", torch.bool: "BOOL",
-}
-_DTYPES = {code: dtype for dtype, code in _CODES.items()}
-# same-width signed integer views: numpy and torch both handle them, so bytes round-trip exactly
-_INT_VIEW = {1: (torch.int8, "<i1"), 2: (torch.int16, "<i2"), 4: (torch.int32, "<i4"),
-             8: (torch.int64, "<i8")}
+# the dtypes a burn_torch tensor can have; a file holding another one is rejected
+_DTYPES = frozenset({torch.float64, torch.float32, torch.float16, torch.bfloat16, torch.int64,
+                     torch.int32, torch.int16, torch.int8, torch.uint8, torch.bool})
 
 
-def _to_bytes(t: torch.Tensor) -> bytes:
-    t = t.detach().to("cpu").contiguous().reshape(-1)
-    view, little = _INT_VIEW[t.element_size()]
-    return t.view(view).numpy().astype(little, copy=False).tobytes()
+def _storable(name: str, t: torch.Tensor, seen: set) -> torch.Tensor:
+    """``t`` as a CPU tensor owning its contiguous storage (the library refuses views and
+    tensors that share memory, e.g. one Param reachable at two paths)."""
+    if t.dtype not in _DTYPES:
+        raise TypeError(f"{name}: dtype {t.dtype} cannot be stored in a burn_torch safetensors file")
+    t = t.detach().to("cpu").contiguous()
+    storage = t.untyped_storage()
+    if storage.data_ptr() in seen or storage.nbytes() != t.numel() * t.element_size():
+        t = t.clone()
+    seen.add(t.untyped_storage().data_ptr())
+    return t
 
 
-def _from_bytes(buf: memoryview, dtype: torch.dtype, shape: list[int]) -> torch.Tensor:
-    size = torch.empty((), dtype=dtype).element_size()
-    view, little = _INT_VIEW[size]
-    arr = np.frombuffer(buf, dtype=little).astype(little[1:], copy=True)  # native order, owned
-    return torch.from_numpy(arr).view(dtype).reshape(shape)
+def write_safetensors(path, tensors: Mapping[str, torch.Tensor], metadata: Mapping[str, str]) -> None:
+    """Writes ``tensors`` (name -> torch tensor) and string ``metadata`` to a safetensors file,
+    atomically: on any error (KeyboardInterrupt included) ``path`` keeps its old content.
+
+    Raises TypeError for a metadata key or value that is not a str, or a tensor dtype burn_torch
+    does not have.
+    """
+    for key, value in metadata.items():
+        if not isinstance(key, str) or not isinstance(value, str):
+            raise TypeError(f"{path}: safetensors metadata maps str to str, got {key!r}: {value!r}")
+    seen: set = set()
+    storable = {str(name): _storable(name, t, seen) for name, t in tensors.items()}
+    data = safetensors.torch.save(storable, dict(metadata))
+    atomic_write_bytes(path, data)
 
 
-def write_safetensors(path, tensors: dict[str, torch.Tensor], metadata: dict[str, str]) -> None:
-    """Writes ``tensors`` (name -> torch tensor) and string ``metadata`` to a safetensors file."""
-    header: dict = {"__metadata__": {str(k): str(v) for k, v in metadata.items()}}
-    blobs = []
-    offset = 0
-    for name, t in tensors.items():
-        if t.dtype not in _CODES:
-            raise TypeError(f"{name}: dtype {t.dtype} cannot be stored in a safetensors file")
-        blob = _to_bytes(t)
-        header[name] = {"dtype": _CODES[t.dtype], "shape": list(t.shape),
-                        "data_offsets": [offset, offset + len(blob)]}
-        blobs.append(blob)
-        offset += len(blob)
-    text = json.dumps(header, separators=(",", ":")).encode("utf-8")
-    text += b" " * (-len(text) % 8)
-    with open(path, "wb") as f:
-        f.write(struct.pack("<Q", len(text)))
-        f.write(text)
-        for blob in blobs:
-            f.write(blob)
+def _unique_keys(pairs: list) -> dict:
+    keys = [k for k, _ in pairs]
+    if len(set(keys)) != len(keys):
+        dup = sorted({k for k in keys if keys.count(k) > 1})
+        raise ValueError(f"duplicate keys {dup} in the header")
+    return dict(pairs)
+
+
+def _header(raw: bytes) -> dict:
+    """The JSON header of file bytes the library already accepted, rejecting duplicate keys."""
+    (n,) = struct.unpack("<Q", raw[:8])
+    return json.loads(raw[8:8 + n].decode("utf-8"), object_pairs_hook=_unique_keys)
 
 
 def read_safetensors(path) -> tuple[dict[str, torch.Tensor], dict[str, str]]:
     """Reads a safetensors file: ``(name -> CPU torch tensor, metadata)``.
 
-    Raises ValueError when the file is not a well-formed safetensors file (bad header length,
-    JSON, dtype, or offsets that do not match the shapes or the data).
+    Raises ValueError naming ``path`` when the file is not a well-formed safetensors file (see
+    the module docstring) or holds a dtype burn_torch does not have; OSError when it cannot be
+    read.
     """
-    raw = memoryview(Path(path).read_bytes())
-    if len(raw) < 8:
-        raise ValueError(f"{path}: not a safetensors file (shorter than its 8-byte header length)")
-    (n,) = struct.unpack("<Q", raw[:8])
-    if n > len(raw) - 8:
-        raise ValueError(f"{path}: header length {n} exceeds the file size {len(raw)}")
+    raw = Path(path).read_bytes()
     try:
-        header = json.loads(bytes(raw[8:8 + n]).decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as e:
-        raise ValueError(f"{path}: the safetensors header is not valid JSON ({e})") from None
-    if not isinstance(header, dict):
-        raise ValueError(f"{path}: the safetensors header is not a JSON object")
-    data = raw[8 + n:]
-    metadata = header.pop("__metadata__", None) or {}
-    tensors = {}
-    for name, info in header.items():
+        tensors = safetensors.torch.load(raw)
+        header = _header(raw)
+    except safetensors.SafetensorError as e:
+        raise ValueError(f"{path}: not a valid safetensors file ({e})") from None
+    except ValueError as e:
+        raise ValueError(f"{path}: not a valid safetensors file ({e})") from None
+    for name, t in tensors.items():
+        if t.dtype not in _DTYPES:
+            raise ValueError(f"{path}: tensor {name!r} has dtype {header[name]['dtype']}, which "
+                             f"burn_torch tensors cannot hold")
+    return tensors, header.get("__metadata__") or {}
+
+
+def _param_ids(path, metadata: Mapping[str, str], names) -> dict[str, ParamId]:
+    """The ParamIds stored in burn_torch ``metadata`` (none for other writers' files).
+
+    Raises ValueError naming ``path`` for an unknown version, a ``param_ids`` entry that is not
+    a JSON object of str -> ParamId, a name the file has no tensor for, or one ParamId given to
+    two tensors (an optimizer would mix their gradients).
+    """
+    if metadata.get("format") != FORMAT:
+        return {}
+    if metadata.get("version") != VERSION:
+        raise ValueError(f"{path}: burn_torch file version {metadata.get('version')!r} is not "
+                         f"supported (this burn_torch reads version {VERSION})")
+    text = metadata.get("param_ids")
+    if text is None:
+        return {}
+    try:
+        entries = json.loads(text, object_pairs_hook=_unique_keys)
+    except ValueError as e:
+        raise ValueError(f"{path}: metadata param_ids is not valid JSON ({e})") from None
+    if not isinstance(entries, dict):
+        raise ValueError(f"{path}: metadata param_ids must be a JSON object, got "
+                         f"{type(entries).__name__}")
+    ids: dict[str, ParamId] = {}
+    owner: dict[ParamId, str] = {}
+    for name, value in entries.items():
+        if name not in names:
+            raise ValueError(f"{path}: metadata param_ids names {name!r}, which has no tensor")
+        if not isinstance(value, str):
+            raise ValueError(f"{path}: metadata param_ids[{name!r}] must be a string, got {value!r}")
         try:
-            dtype = _DTYPES[info["dtype"]]
-            shape = [int(d) for d in info["shape"]]
-            begin, end = (int(o) for o in info["data_offsets"])
-        except (KeyError, TypeError, ValueError):
-            raise ValueError(f"{path}: malformed header entry for {name!r}: {info!r}") from None
-        numel = int(np.prod(shape, dtype=np.int64)) if shape else 1
-        expected = numel * torch.empty((), dtype=dtype).element_size()
-        if not 0 <= begin <= end <= len(data) or end - begin != expected:
-            raise ValueError(f"{path}: {name!r} has data offsets [{begin}, {end}] that do not hold "
-                             f"a {info['dtype']} tensor of shape {shape} ({expected} bytes)")
-        tensors[name] = _from_bytes(data[begin:end], dtype, shape)
-    return tensors, metadata
+            pid = ParamId.parse(value)
+        except ValueError as e:
+            raise ValueError(f"{path}: metadata param_ids[{name!r}]: {e}") from None
+        if pid in owner:
+            raise ValueError(f"{path}: metadata param_ids gives ParamId {value} to both "
+                             f"{owner[pid]!r} and {name!r}; ParamIds must be unique")
+        owner[pid] = name
+        ids[name] = pid
+    return ids
 
 
 def _with_suffix(path) -> Path:
@@ -115,12 +152,20 @@ def _with_suffix(path) -> Path:
 
 
 def save_file(module: Module, path, metadata: dict[str, str] | None = None) -> Path:
-    """Writes every parameter of ``module`` to ``path``; returns the path written.
+    """Writes every parameter of ``module`` to ``path`` atomically; returns the path written.
 
     ``.safetensors`` is appended when ``path`` has no suffix (Burn's recorders add their
-    extension). Extra ``metadata`` strings are stored alongside the burn_torch entries.
+    extension). Extra ``metadata`` strings are stored alongside the burn_torch entries. An
+    interrupted or failed save leaves an existing file at ``path`` byte-identical. Raises
+    TiedParamError (a ValueError), writing nothing, when one parameter is reachable at two
+    paths: a file gives each ParamId to one tensor (see ``burn_torch.module.tying``).
     """
     record = into_record(module)
+    seen: set = set()
+    for rec in record.values():
+        if rec.id in seen:
+            raise tied_param_error("save_file", module, rec.id)
+        seen.add(rec.id)
     ids = {name: str(rec.id) for name, rec in record.items()}
     meta = dict(metadata or {})
     meta.update({"format": FORMAT, "version": VERSION, "param_ids": json.dumps(ids)})
@@ -130,11 +175,14 @@ def save_file(module: Module, path, metadata: dict[str, str] | None = None) -> P
 
 
 def read_record(path, device: Device | None = None) -> ModuleRecord:
-    """The ModuleRecord stored in a safetensors file (ids from burn_torch metadata, if any)."""
-    tensors, metadata = read_safetensors(_with_suffix(path))
-    ids = {}
-    if metadata.get("format") == FORMAT and "param_ids" in metadata:
-        ids = {name: ParamId.parse(text) for name, text in json.loads(metadata["param_ids"]).items()}
+    """The ModuleRecord stored in a safetensors file (ids from burn_torch metadata, if any).
+
+    Raises ValueError naming the file when it is malformed (see :func:`read_safetensors` and
+    the metadata checks of the module docstring).
+    """
+    path = _with_suffix(path)
+    tensors, metadata = read_safetensors(path)
+    ids = _param_ids(path, metadata, tensors)
     device = Device.cpu() if device is None else device.without_autodiff()
     return ModuleRecord({name: ParamRecord(ids.get(name), Tensor._create(t.to(device.torch), device))
                          for name, t in tensors.items()})
@@ -144,6 +192,8 @@ def load_file(module: Module, path, device: Device | None = None, strict: bool =
     """Returns ``module`` loaded from ``path`` (see ``record.load_record`` for the checks).
 
     ``device`` is where the file is read to (default CPU) before each tensor moves to the
-    device of the parameter it replaces.
+    device of the parameter it replaces. Raises ValueError for a malformed file and
+    RecordMismatchError when the file does not fit; ``module`` is unchanged either way.
     """
-    return load_record(module, read_record(path, device), strict)
+    path = _with_suffix(path)
+    return load_record(module, read_record(path, device), strict, f"file {path}")

@@ -127,7 +127,7 @@ class _Load(PathTracker, ModuleMapper):
     map_int = map_bool = map_float
 
 
-def load_record(module: Module, record: Mapping, strict: bool = True) -> Module:
+def load_record(module: Module, record: Mapping, strict: bool = True, what: str = "record") -> Module:
     """Returns ``module`` holding the record's values (and the record's ids, when it has them).
 
     Each loaded tensor goes to the device, dtype and autodiff association of the parameter it
@@ -135,10 +135,11 @@ def load_record(module: Module, record: Mapping, strict: bool = True) -> Module:
     autodiff tensor becomes a fresh ``require_grad()`` leaf). Raises RecordMismatchError when a
     kind or shape differs, or (``strict``) when a name is missing or unexpected; with
     ``strict=False`` missing parameters keep their values and unexpected entries are ignored.
+    ``what`` names the record's source in the error message (e.g. the file it came from).
     """
     if not isinstance(record, ModuleRecord):
         record = ModuleRecord(record)
     report = check_record(module, record)
     if report.mismatched or (strict and not report.is_exact()):
-        raise RecordMismatchError(report)
+        raise RecordMismatchError(report, what)
     return module.map(_Load(record))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .. import validate
 from ..functional.activation import gelu, gelu_tanh, leaky_relu, prelu, relu, sigmoid, tanh
 from ..device import Device
 from ..module import Config, Module, Param
@@ -92,6 +93,7 @@ class PReluConfig(Config):
     alpha: float = 0.25
 
     def init(self, device: Device) -> "PRelu":
+        validate.config_sizes(self, "num_parameters")
         return PRelu(Initializer.constant(self.alpha).init([self.num_parameters], device),
                      self.alpha)
 

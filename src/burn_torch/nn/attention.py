@@ -12,6 +12,7 @@ import math
 from dataclasses import dataclass, replace
 from typing import NamedTuple
 
+from .. import validate
 from ..functional.activation import quiet_softmax, softmax
 from ..device import Device
 from ..module import Config, Module
@@ -38,6 +39,7 @@ class MultiHeadAttentionConfig(Config):
     def init(self, device: Device) -> "MultiHeadAttention":
         """Four ``[d_model, d_model]`` Linear layers; ValueError unless ``n_heads`` divides
         ``d_model``."""
+        validate.config_sizes(self, "d_model", "n_heads")
         if self.d_model % self.n_heads:
             raise ValueError(f"MultiHeadAttention: d_model ({self.d_model}) must be divisible "
                              f"by n_heads ({self.n_heads})")

@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from typing import Sequence
 
+from .. import validate
 from ..device import Device
 from ..module import Config, Module, Param
 from ..functional.module_ops import (ConvOptions, ConvTransposeOptions, PaddedConvOptions, conv1d, conv2d,
@@ -18,6 +19,13 @@ from .initializer import Initializer
 from .padding import PaddingConfig1d, PaddingConfig2d
 
 _DEFAULT_INIT = Initializer.kaiming_uniform(1.0 / math.sqrt(3.0), False)
+
+
+def _input_rank(op: str, input, rank: int, layout: str) -> None:
+    """TypeError unless ``input`` is a Tensor, ValueError unless it has ``rank``."""
+    if not isinstance(input, Tensor):
+        raise TypeError(f"{op}: input must be a Tensor, got {type(input).__name__}")
+    validate.rank(op, "input", input, rank, layout)
 
 
 def _check_groups(channels_in: int, channels_out: int, groups: int) -> None:
@@ -79,6 +87,7 @@ class Conv1dConfig(Config):
     def init(self, device: Device) -> "Conv1d":
         """A new Conv1d on ``device``; ValueError when a channel count is not divisible by
         ``groups`` or for ``same`` padding with an even kernel."""
+        validate.config_sizes(self, "channels_in", "channels_out", "kernel_size", "stride", "dilation", "groups")
         _check_groups(self.channels_in, self.channels_out, self.groups)
         _check_same(self.padding, [self.kernel_size])
         fan_in = self.channels_in // self.groups * self.kernel_size
@@ -104,6 +113,7 @@ class Conv1d(_Convolution):
 
     def forward(self, input: Tensor) -> Tensor:
         """The convolution of ``input`` (ValueError naming the shapes when they disagree)."""
+        _input_rank("Conv1d.forward", input, 3, " [batch, channels, length]")
         options = _options(self.padding, input.dims()[2:], [self.kernel_size], [self.stride],
                            [self.dilation], self.groups)
         return conv1d(input, self.weight.val(), _bias(self.bias), options)
@@ -124,6 +134,7 @@ class Conv2dConfig(Config):
 
     def init(self, device: Device) -> "Conv2d":
         """A new Conv2d on ``device``; ValueError as :meth:`Conv1dConfig.init`."""
+        validate.config_sizes(self, "channels", "kernel_size", "stride", "dilation", "groups")
         c_in, c_out = self.channels
         _check_groups(c_in, c_out, self.groups)
         _check_same(self.padding, self.kernel_size)
@@ -151,6 +162,7 @@ class Conv2d(_Convolution):
 
     def forward(self, input: Tensor) -> Tensor:
         """The convolution of ``input`` (ValueError naming the shapes when they disagree)."""
+        _input_rank("Conv2d.forward", input, 4, " [batch, channels, height, width]")
         options = _options(self.padding, input.dims()[2:], self.kernel_size, self.stride,
                            self.dilation, self.groups)
         return conv2d(input, self.weight.val(), _bias(self.bias), options)
@@ -173,6 +185,7 @@ class ConvTranspose2dConfig(Config):
     def init(self, device: Device) -> "ConvTranspose2d":
         """A new ConvTranspose2d on ``device``; ValueError when a channel count is not divisible
         by ``groups``. As Burn, the fan-in is ``channels_out / groups * k_h * k_w``."""
+        validate.config_sizes(self, "channels", "kernel_size", "stride", "dilation", "groups")
         c_in, c_out = self.channels
         _check_groups(c_in, c_out, self.groups)
         fan_in = c_out // self.groups * math.prod(self.kernel_size)

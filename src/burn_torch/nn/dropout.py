@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import math
 
+from .. import validate
 from ..distribution import Distribution
 from ..module import Config, Module, TrainingFlag
 from ..tensor import Tensor
@@ -15,8 +16,7 @@ class DropoutConfig(Config):
 
     def init(self) -> "Dropout":
         """The layer; ValueError unless ``0 <= prob <= 1`` (no device: it has no parameters)."""
-        if not 0.0 <= self.prob <= 1.0:
-            raise ValueError(f"Dropout probability should be between 0 and 1, but got {self.prob}")
+        validate.probability("DropoutConfig.init", "prob", self.prob)
         return Dropout(self.prob)
 
 

@@ -1,6 +1,7 @@
 """Burn's ``Embedding``: a lookup table of ``n_embedding`` vectors of size ``d_model``."""
 from __future__ import annotations
 
+from .. import validate
 from ..device import Device
 from ..module import Config, Module, Param
 from ..functional.module_ops import embedding
@@ -16,6 +17,7 @@ class EmbeddingConfig(Config):
     initializer: Initializer = Initializer.normal(0.0, 1.0)
 
     def init(self, device: Device) -> "Embedding":
+        validate.config_sizes(self, "n_embedding", "d_model")
         return Embedding(self.initializer.init([self.n_embedding, self.d_model], device))
 
 

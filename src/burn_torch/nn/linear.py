@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import math
 
+from .. import validate
 from ..device import Device
 from ..module import Config, Module, Param
 from ..functional.module_ops import linear
@@ -22,6 +23,7 @@ class LinearConfig(Config):
 
     def init(self, device: Device) -> "Linear":
         """A new Linear layer with trainable parameters on ``device``."""
+        validate.config_sizes(self, "d_input", "d_output")
         fans = (self.d_input, self.d_output)
         weight = self.initializer.init_with([self.d_input, self.d_output], *fans, device)
         bias = self.initializer.init_with([self.d_output], *fans, device) if self.bias else None

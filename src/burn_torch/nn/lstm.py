@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from .. import validate
 from ..device import Device
 from ..module import Config, Module
 from ..tensor import Tensor
@@ -68,6 +69,7 @@ class LstmConfig(Config):
     hidden_activation: ActivationConfig = ActivationConfig.tanh()
 
     def init(self, device: Device) -> "Lstm":
+        validate.config_sizes(self, "d_input", "d_hidden")
         def gate() -> GateController:
             return GateController.new(self.d_input, self.d_hidden, self.bias, self.initializer,
                                       device)

@@ -6,6 +6,7 @@ variances, as Burn's and PyTorch's normalizations use.
 """
 from __future__ import annotations
 
+from .. import validate
 from ..device import Device
 from ..module import Config, Module, Param, TrainingFlag
 from ..tensor import Tensor
@@ -25,6 +26,7 @@ class LayerNormConfig(Config):
 
     def init(self, device: Device) -> "LayerNorm":
         """``gamma`` ones and ``beta`` zeros (None without ``bias``) of shape ``[d_model]``."""
+        validate.config_sizes(self, "d_model")
         beta = Initializer.zeros().init([self.d_model], device) if self.bias else None
         return LayerNorm(Initializer.ones().init([self.d_model], device), beta, self.epsilon)
 
@@ -62,6 +64,7 @@ class BatchNormConfig(Config):
     def init(self, device: Device) -> "BatchNorm":
         """``gamma`` ones, ``beta`` zeros, running mean zeros and running variance ones (both
         frozen Params, so they are saved but never trained), training flag set."""
+        validate.config_sizes(self, "num_features")
         n = self.num_features
         return BatchNorm(Initializer.ones().init([n], device), Initializer.zeros().init([n], device),
                          Param(Tensor.zeros([n], device), require_grad=False),
@@ -136,6 +139,7 @@ class GroupNormConfig(Config):
     def init(self, device: Device) -> "GroupNorm":
         """ValueError unless ``num_channels`` is divisible by ``num_groups``; ``gamma``/``beta``
         (ones/zeros ``[num_channels]``) only when ``affine``."""
+        validate.config_sizes(self, "num_groups", "num_channels")
         if self.num_channels % self.num_groups:
             raise ValueError(f"The number of channels must be divisible by the number of groups, "
                              f"got {self.num_channels} channels and {self.num_groups} groups")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from .. import validate
 from ..module import Config, Module
 from ..functional.module_ops import adaptive_avg_pool2d, avg_pool2d, max_pool2d
 from ..tensor import Tensor
@@ -57,6 +58,7 @@ class MaxPool2dConfig(_PoolConfig):
     ceil_mode: bool = False
 
     def init(self) -> "MaxPool2d":
+        validate.config_sizes(self, "kernel_size", "strides", "dilation")
         return MaxPool2d(list(self.strides), list(self.kernel_size), self.padding,
                          list(self.dilation), self.ceil_mode)
 
@@ -95,6 +97,7 @@ class AvgPool2dConfig(_PoolConfig):
     ceil_mode: bool = False
 
     def init(self) -> "AvgPool2d":
+        validate.config_sizes(self, "kernel_size", "strides")
         return AvgPool2d(list(self.strides), list(self.kernel_size), self.padding,
                          self.count_include_pad, self.ceil_mode)
 
@@ -128,6 +131,7 @@ class AdaptiveAvgPool2dConfig(Config):
     output_size: Sequence[int]
 
     def init(self) -> "AdaptiveAvgPool2d":
+        validate.config_sizes(self, "output_size")
         return AdaptiveAvgPool2d(list(self.output_size))
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 
+from .. import validate
 from ..device import Device
 from ..module import Config, Module
 from ..tensor import Tensor
@@ -33,6 +34,7 @@ class PositionWiseFeedForwardConfig(Config):
     activation: ActivationConfig = ActivationConfig.gelu()
 
     def init(self, device: Device) -> "PositionWiseFeedForward":
+        validate.config_sizes(self, "d_model", "d_ff")
         return PositionWiseFeedForward(
             LinearConfig(self.d_model, self.d_ff).with_initializer(self.initializer).init(device),
             LinearConfig(self.d_ff, self.d_model).with_initializer(self.initializer).init(device),
@@ -75,6 +77,7 @@ class TransformerEncoderConfig(Config):
     layer_norm_eps: float = 1e-5
 
     def init(self, device: Device) -> "TransformerEncoder":
+        validate.config_sizes(self, "d_model", "d_ff", "n_heads", "n_layers")
         return TransformerEncoder([TransformerEncoderLayer.new(self, device)
                                    for _ in range(self.n_layers)], self)
 

@@ -17,6 +17,8 @@ from .clipping import GradientClippingConfig
 class AdaGrad(MultiTensorOptimizer):
     """The AdaGrad update rule (see the module docstring)."""
 
+    mutates_state = False
+
     def __init__(self, lr_decay: float, epsilon: float, weight_decay: float) -> None:
         self.lr_decay, self.epsilon = float(lr_decay), float(epsilon)
         self.weight_decay = float(weight_decay)
@@ -27,23 +29,20 @@ class AdaGrad(MultiTensorOptimizer):
         if not state:
             state = {"time": 1, "sum": grad.square()}
         else:
-            state["sum"].addcmul_(grad, grad)
-            state["time"] += 1
+            state = {"time": state["time"] + 1, "sum": state["sum"].addcmul(grad, grad)}
         rate = lr / (1.0 + (state["time"] - 1) * self.lr_decay)
         return param.addcdiv(grad, state["sum"].sqrt().add_(self.epsilon), value=-rate), state
 
     def step_fused(self, lr, params, grads, states):
         if self.weight_decay:
             grads = torch._foreach_add(grads, params, alpha=self.weight_decay)
-        sums = [s["sum"] for s in states]
-        torch._foreach_addcmul_(sums, grads, grads)
-        steps = []
-        for s in states:
-            s["time"] += 1
-            steps.append(-(lr / (1.0 + (s["time"] - 1) * self.lr_decay)))
+        sums = torch._foreach_addcmul([s["sum"] for s in states], grads, grads)
+        times = [s["time"] + 1 for s in states]
+        steps = [-(lr / (1.0 + (t - 1) * self.lr_decay)) for t in times]
         denominator = torch._foreach_sqrt(sums)
         torch._foreach_add_(denominator, self.epsilon)
-        return torch._foreach_addcdiv(params, grads, denominator, steps), states
+        return (torch._foreach_addcdiv(params, grads, denominator, steps),
+                [{"time": t, "sum": total} for t, total in zip(times, sums)])
 
 
 class AdaGradConfig(Config):

@@ -28,33 +28,32 @@ from .clipping import GradientClippingConfig
 
 
 def _moments(b1: float, b2: float, grad: torch.Tensor, state) -> dict:
-    """Updates (or starts) the first and second moments and the step count, in place."""
+    """The new first and second moments and step count (a new state; ``state`` is untouched)."""
     if not state:
         return {"time": 1, "moment_1": grad * (1.0 - b1), "moment_2": grad.square().mul_(1.0 - b2)}
-    state["moment_1"].mul_(b1).add_(grad, alpha=1.0 - b1)
-    state["moment_2"].mul_(b2).addcmul_(grad, grad, value=1.0 - b2)
-    state["time"] += 1
-    return state
+    return {"time": state["time"] + 1,
+            "moment_1": state["moment_1"].mul(b1).add_(grad, alpha=1.0 - b1),
+            "moment_2": state["moment_2"].mul(b2).addcmul_(grad, grad, value=1.0 - b2)}
 
 
 def _moments_fused(b1: float, b2: float, grads: list, states: list) -> tuple[list, list, list[int]]:
-    """:func:`_moments` on existing states with multi-tensor kernels: the first and second
-    moments (updated in place) and the new step counts."""
-    m1 = [s["moment_1"] for s in states]
-    m2 = [s["moment_2"] for s in states]
-    torch._foreach_mul_(m1, b1)
+    """:func:`_moments` on existing states with multi-tensor kernels: the new first and second
+    moments and step counts (``states`` are untouched)."""
+    m1 = torch._foreach_mul([s["moment_1"] for s in states], b1)
     torch._foreach_add_(m1, grads, alpha=1.0 - b1)
-    torch._foreach_mul_(m2, b2)
+    m2 = torch._foreach_mul([s["moment_2"] for s in states], b2)
     torch._foreach_addcmul_(m2, grads, grads, value=1.0 - b2)
-    times = []
-    for s in states:
-        s["time"] += 1
-        times.append(s["time"])
-    return m1, m2, times
+    return m1, m2, [s["time"] + 1 for s in states]
+
+
+def _states(m1: list, m2: list, times: list[int]) -> list[dict]:
+    return [{"time": t, "moment_1": a, "moment_2": b} for a, b, t in zip(m1, m2, times)]
 
 
 class Adam(MultiTensorOptimizer):
     """The Adam update rule (see the module docstring)."""
+
+    mutates_state = False
 
     def __init__(self, beta_1: float, beta_2: float, epsilon: float, amsgrad: bool,
                  weight_decay: float) -> None:
@@ -65,15 +64,11 @@ class Adam(MultiTensorOptimizer):
     def step(self, lr, param, grad, state):
         if self.weight_decay:
             grad = grad.add(param, alpha=self.weight_decay)
-        first = not state
-        state = _moments(self.beta_1, self.beta_2, grad, state)
+        old = state
+        state = _moments(self.beta_1, self.beta_2, grad, old)
         v = state["moment_2"]
         if self.amsgrad:
-            if first:
-                state["max_moment_2"] = v.clone()
-            else:
-                torch.maximum(state["max_moment_2"], v, out=state["max_moment_2"])
-            v = state["max_moment_2"]
+            v = state["max_moment_2"] = torch.maximum(old["max_moment_2"], v) if old else v.clone()
         t = state["time"]
         bc2_sqrt = math.sqrt(1.0 - self.beta_2 ** t)
         factor = bc2_sqrt / (1.0 - self.beta_1 ** t)
@@ -83,11 +78,13 @@ class Adam(MultiTensorOptimizer):
     def step_fused(self, lr, params, grads, states):
         if self.weight_decay:
             grads = torch._foreach_add(grads, params, alpha=self.weight_decay)
-        m1, v, times = _moments_fused(self.beta_1, self.beta_2, grads, states)
+        m1, m2, times = _moments_fused(self.beta_1, self.beta_2, grads, states)
+        new_states = _states(m1, m2, times)
+        v = m2
         if self.amsgrad:
-            v_max = [s["max_moment_2"] for s in states]
-            torch._foreach_maximum_(v_max, v)
-            v = v_max
+            v = torch._foreach_maximum([s["max_moment_2"] for s in states], m2)
+            for state, v_max in zip(new_states, v):
+                state["max_moment_2"] = v_max
         factors, epsilons = [], []
         for t in times:
             bc2_sqrt = math.sqrt(1.0 - self.beta_2 ** t)
@@ -97,7 +94,7 @@ class Adam(MultiTensorOptimizer):
         denominator = torch._foreach_sqrt(v)
         torch._foreach_add_(denominator, epsilons)
         torch._foreach_div_(delta, denominator)
-        return torch._foreach_add(params, delta, alpha=-lr), states
+        return torch._foreach_add(params, delta, alpha=-lr), new_states
 
 
 class AdamConfig(Config):
@@ -119,6 +116,8 @@ class AdamConfig(Config):
 
 class AdamW(MultiTensorOptimizer):
     """The AdamW update rule (see the module docstring)."""
+
+    mutates_state = False
 
     def __init__(self, beta_1: float, beta_2: float, epsilon: float, weight_decay: float,
                  cautious_weight_decay: bool) -> None:
@@ -144,6 +143,7 @@ class AdamW(MultiTensorOptimizer):
 
     def step_fused(self, lr, params, grads, states):
         m1, m2, times = _moments_fused(self.beta_1, self.beta_2, grads, states)
+        states = _states(m1, m2, times)
         delta = torch._foreach_div(m1, [1.0 - self.beta_1 ** t for t in times])
         v_hat = torch._foreach_div(m2, [1.0 - self.beta_2 ** t for t in times])
         torch._foreach_sqrt_(v_hat)

@@ -1,9 +1,11 @@
 """Optimizers over modules: a per-tensor rule (:class:`SimpleOptimizer`) lifted to a module by
 :class:`ModuleOptimizer`, with optional gradient clipping and a per-ParamId state record.
 
-Updates run on the storage tensors (plain torch ops, nothing recorded): a step computes each
-parameter's new values into new storage, so modules and records taken earlier keep theirs;
-only the optimizer's private state (moments, velocities) is updated in place.
+Updates run on the storage tensors (plain torch ops, nothing recorded). A step is a
+transaction: it computes every parameter's new values and every new state (moments, velocities,
+step counts) into new storage, and commits both only when all succeeded. A step that raises
+(a bad gradient, a failing kernel, Ctrl-C) leaves the module, the gradients and the optimizer's
+state exactly as they were, so retrying it is the same as running it once.
 
 A step walks the module once (a map whose new Params receive their values after the update),
 then updates the parameters of each device and dtype together (:meth:`SimpleOptimizer.step_many`):
@@ -12,6 +14,7 @@ operations of their per-tensor ``step``, so results do not depend on the path ta
 """
 from __future__ import annotations
 
+import numbers
 from typing import Any, Iterator, Mapping
 
 import torch
@@ -20,9 +23,10 @@ from ..autodiff.graph import new_leaf
 from ..autodiff.recorder import wrap
 from ..autodiff.distributed_leaf import carry_mark
 from ..module import Config, Module, ModuleMapper, Param, ParamId
+from ..module.tying import tied_param_error
 from ..tensor import Tensor
 from .clipping import GradientClipping, GradientClippingConfig
-from .grads import GradientsParams
+from .grads import GradientsParams, check_gradient
 
 State = dict[str, Any]
 
@@ -55,11 +59,16 @@ class SimpleOptimizer:
 
     ``step(lr, param, grad, state)`` receives storage tensors and the parameter's previous
     state (None on its first step) and returns ``(new_param, new_state)``. It must not mutate
-    ``param`` or ``grad``; it owns ``state`` and may update it in place.
+    ``param`` or ``grad``. A rule that also leaves ``state`` untouched (returning a new one)
+    sets ``mutates_state = False``, as the built-in rules do; for any other rule
+    :class:`ModuleOptimizer` hands ``step`` a copy of the state, so that a failed step can
+    leave the optimizer as it was.
 
     :class:`ModuleOptimizer` updates the parameters of one device and dtype together through
     :meth:`step_many`, which runs ``step`` on each unless a rule overrides it.
     """
+
+    mutates_state: bool = True
 
     def step(self, lr: float, param: torch.Tensor, grad: torch.Tensor,
              state: State | None) -> tuple[torch.Tensor, State]:
@@ -146,26 +155,31 @@ class OptimizerRecord(Mapping[ParamId, State]):
 class _Gather(ModuleMapper):
     """The mapping half of a step: each Float parameter with a gradient becomes a new Param.
 
-    The new Params (same id and trainability) get their values only once the whole batch is
-    updated (:meth:`ModuleOptimizer._update`); the mapped module is not handed out before then.
-    A parameter reached a second time (a shared Param) keeps its value, as its gradient was
-    taken at the first. The first gradient whose shape differs from its parameter's is kept in
-    ``mismatch`` and its parameter left as it is.
+    The new Params (same id and trainability) get their values only once the whole step has
+    succeeded (:meth:`ModuleOptimizer._update`); the mapped module is not handed out before
+    then. Nothing is checked here beyond what the walk sees cheaply: the first parameter whose
+    gradient does not fit it (:func:`check_gradient`) and the first ParamId met twice are kept
+    in ``bad`` / ``tied`` for :meth:`ModuleOptimizer.step` to report.
     """
 
     def __init__(self, grads: dict[ParamId, torch.Tensor]) -> None:
         self.grads = grads
         self.pending: dict[ParamId, tuple[Param, Tensor, torch.Tensor]] = {}
-        self.mismatch: tuple[Param, torch.Tensor] | None = None
+        self.bad: tuple[Param, torch.Tensor] | None = None
+        self.tied: ParamId | None = None
 
     def map_float(self, param: Param) -> Param:
         pid = param.id
         grad = self.grads.get(pid)
-        if grad is None or pid in self.pending:
+        if grad is None:
+            return param
+        if pid in self.pending:
+            self.tied = self.tied or pid
             return param
         tensor = param.val()
-        if grad.shape != tensor.to_torch().shape:
-            self.mismatch = self.mismatch or (param, grad)
+        data = tensor.to_torch()
+        if grad.shape != data.shape or grad.dtype is not data.dtype or grad.device != data.device:
+            self.bad = self.bad or (param, grad)
             return param
         new = Param._make(pid, None, param.is_trainable())
         self.pending[pid] = (new, tensor, grad)
@@ -198,47 +212,60 @@ class ModuleOptimizer:
     def step(self, lr: float, module: Module, grads: GradientsParams) -> Module:
         """One update of ``module`` with learning rate ``lr``; returns the updated module.
 
-        Raises ValueError, before anything changes, when a gradient's shape differs from its
-        parameter's.
+        A transaction: on any error the module, ``grads`` and this optimizer's state are left
+        exactly as they were. Raises TypeError for a non-number ``lr``, a gradient of another
+        dtype than its parameter; ValueError for a gradient of another shape or device
+        (naming the parameter's path and ParamId); TiedParamError when a parameter with a
+        gradient is reachable at two paths of ``module`` (see ``burn_torch.module.tying``).
         """
         if not isinstance(module, Module):
             raise TypeError(f"expected a Module, got {type(module).__name__}")
         if not isinstance(grads, GradientsParams):
             raise TypeError(f"expected GradientsParams (GradientsParams.from_grads(grads, module)), "
                             f"got {type(grads).__name__}")
+        if not isinstance(lr, numbers.Real) or isinstance(lr, bool):
+            raise TypeError(f"step: the learning rate must be a real number, got {lr!r}")
         gather = _Gather(grads._grads)
         updated = module.map(gather)
-        if gather.mismatch is not None:
-            param, grad = gather.mismatch
+        if gather.tied is not None:
+            raise tied_param_error("ModuleOptimizer.step", module, gather.tied)
+        if gather.bad is not None:
+            param, grad = gather.bad
             name = next(n for n, p in module.named_params() if p is param)
-            raise ValueError(f"step: the gradient of {name} has shape {list(grad.shape)}, the "
-                             f"parameter {param.val().dims()}; nothing was updated")
+            check_gradient("step", name, param.id, param.val().to_torch(), grad)
         self._update(float(lr), list(gather.pending.values()))
         for pid in gather.pending:
             del grads._grads[pid]
         return updated
 
     def _update(self, lr: float, pending: list[tuple[Param, Tensor, torch.Tensor]]) -> None:
-        """Runs the rule on each device-and-dtype group of ``(new Param, tensor, grad)`` entries
-        and gives each new Param its value: a ``require_grad()`` leaf when the old one was,
-        still distributed when the old one was."""
+        """Runs the rule on each device-and-dtype group of ``(new Param, tensor, grad)`` entries,
+        then, only when every group succeeded, commits the new states and gives each new Param
+        its value: a ``require_grad()`` leaf when the old one was, still distributed when the
+        old one was."""
         groups: dict[tuple[torch.device, torch.dtype], list] = {}
         for entry in pending:
             grad = entry[2]
             groups.setdefault((grad.device, grad.dtype), []).append(entry)
+        copy = self.optim.mutates_state
+        commits = []
         with torch.no_grad():
             for (device, _), entries in groups.items():
                 grads = [grad for _, _, grad in entries]
                 if self.grad_clipping is not None:
                     grads = self.grad_clipping.clip_many(grads)
-                states = [_state_on(self._states.get(new.id), device) for new, _, _ in entries]
+                states = [self._states.get(new.id) for new, _, _ in entries]
+                states = [_state_on(_copy_state(s) if copy and s else s, device) for s in states]
                 params = [tensor.to_torch() for _, tensor, _ in entries]
                 values, states = self.optim.step_many(lr, params, grads, states)
                 for (new, tensor, _), value, state in zip(entries, values, states):
-                    self._states[new.id] = state
                     leaf = new_leaf(value.shape, value.dtype) if tensor.is_require_grad() else None
                     # a distributed parameter stays marked (same ParamId, sync position, name)
-                    new._value = carry_mark(tensor, wrap(value, tensor.gradient_checkpointing_strategy(), leaf))
+                    value = carry_mark(tensor, wrap(value, tensor.gradient_checkpointing_strategy(), leaf))
+                    commits.append((new, value, state))
+        for new, value, state in commits:
+            self._states[new.id] = state
+            new._value = value
 
     def to_record(self) -> OptimizerRecord:
         """A snapshot of the state (later steps do not change it)."""

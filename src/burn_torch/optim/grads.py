@@ -8,24 +8,42 @@ import torch
 from ..autodiff.gradients import Gradients
 from ..autodiff.recorder import wrap
 from ..device import Device
-from ..module import Module, ModuleVisitor, ParamId
+from ..module import Module, ModuleVisitor, Param, ParamId
+from ..module.tying import tied_param_error
 from ..tensor import Tensor
 
 
-class _Extract(ModuleVisitor):
-    """Moves each (selected) Float parameter's gradient from a Gradients container."""
+def check_gradient(what: str, name: str, pid: ParamId, param: torch.Tensor, grad: torch.Tensor) -> None:
+    """Raises unless ``grad`` fits ``param`` (the storage of parameter ``pid``, called ``name``):
+    TypeError for another dtype, ValueError for another shape or device."""
+    where = f"(ParamId {pid}); nothing was updated"
+    if grad.dtype is not param.dtype:
+        raise TypeError(f"{what}: the gradient of {name} has dtype {grad.dtype}, the parameter "
+                        f"{param.dtype} {where}; cast the gradient with .cast(...) first")
+    if grad.shape != param.shape:
+        raise ValueError(f"{what}: the gradient of {name} has shape {list(grad.shape)}, the "
+                         f"parameter {list(param.shape)} {where}")
+    if grad.device != param.device:
+        raise ValueError(f"{what}: the gradient of {name} is on {grad.device}, the parameter on "
+                         f"{param.device} {where}; move the gradient with .to_device(...) first")
 
-    def __init__(self, grads: Gradients, out: "GradientsParams", only: set | None) -> None:
-        self.grads = grads
-        self.out = out
+
+class _Select(ModuleVisitor):
+    """Collects the (selected) Float parameters, each id once, noting the first id met twice."""
+
+    def __init__(self, only: set | None) -> None:
         self.only = only
+        self.params: dict[ParamId, object] = {}
+        self.tied: ParamId | None = None
 
     def visit_float(self, param) -> None:
-        if self.only is not None and param.id not in self.only:
+        pid = param.id
+        if self.only is not None and pid not in self.only:
             return
-        g = param.val().grad_remove(self.grads)
-        if g is not None:
-            self.out._grads[param.id] = g.to_torch()
+        if pid in self.params:
+            self.tied = self.tied or pid
+        else:
+            self.params[pid] = param
 
 
 class GradientsParams:
@@ -44,7 +62,11 @@ class GradientsParams:
 
     @classmethod
     def from_grads(cls, grads: Gradients, module: Module) -> "GradientsParams":
-        """Every gradient of ``module``'s parameters, removed from ``grads``."""
+        """Every gradient of ``module``'s parameters, removed from ``grads``.
+
+        Raises TiedParamError (a ValueError), before removing anything, when one parameter is
+        reachable at two paths of ``module`` (see ``burn_torch.module.tying``).
+        """
         return cls.from_module(grads, module)
 
     @classmethod
@@ -63,8 +85,15 @@ class GradientsParams:
             raise TypeError(f"expected the Gradients returned by backward(), got {type(grads).__name__}")
         if not isinstance(module, Module):
             raise TypeError(f"expected a Module, got {type(module).__name__}")
+        select = _Select(only)
+        module.visit(select)
+        if select.tied is not None:
+            raise tied_param_error("GradientsParams.from_grads", module, select.tied)
         out = cls()
-        module.visit(_Extract(grads, out, only))
+        for pid, param in select.params.items():
+            g = param.val().grad_remove(grads)
+            if g is not None:
+                out._grads[pid] = g.to_torch()
         return out
 
     def get(self, id: ParamId) -> Tensor | None:
@@ -77,13 +106,29 @@ class GradientsParams:
         g = self._grads.pop(id, None)
         return None if g is None else wrap(g, None)
 
-    def register(self, id: ParamId, grad: Tensor) -> None:
-        """Sets the gradient of parameter ``id`` (replacing any); the association is dropped."""
+    def register(self, id: ParamId, grad: Tensor, param: "Param | Tensor | None" = None) -> None:
+        """Sets the gradient of parameter ``id`` (replacing any); the association is dropped.
+
+        Raises TypeError for another id type or a gradient that is not a Float Tensor. Given
+        the parameter (a Param or its tensor), also checks the gradient against it: TypeError
+        for another dtype, ValueError for another shape or device. Without it the optimizer
+        step makes those checks (naming the parameter's path) before updating anything.
+        """
         if not isinstance(id, ParamId):
-            raise TypeError(f"expected a ParamId, got {type(id).__name__}")
+            raise TypeError(f"register: expected a ParamId, got {type(id).__name__}")
         if not isinstance(grad, Tensor):
-            raise TypeError(f"expected a Tensor gradient, got {type(grad).__name__}")
-        self._grads[id] = grad.to_torch()
+            raise TypeError(f"register: the gradient of {id} must be a Tensor, got {type(grad).__name__}")
+        data = grad.to_torch()
+        if not data.is_floating_point():
+            raise TypeError(f"register: the gradient of {id} must be a Float tensor, got {grad.kind}")
+        if param is not None:
+            value = param.val() if isinstance(param, Param) else param
+            if not isinstance(value, Tensor):
+                raise TypeError(f"register: param must be a Param or a Tensor, got {type(param).__name__}")
+            if isinstance(param, Param) and param.id != id:
+                raise ValueError(f"register: the gradient is for {id}, the Param given is {param.id}")
+            check_gradient("register", "the parameter", id, value.to_torch(), data)
+        self._grads[id] = data
 
     def ids(self) -> list[ParamId]:
         return list(self._grads)

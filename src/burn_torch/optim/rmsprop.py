@@ -18,6 +18,8 @@ from .clipping import GradientClippingConfig
 class RmsProp(MultiTensorOptimizer):
     """The RMSProp update rule (see the module docstring)."""
 
+    mutates_state = False
+
     def __init__(self, alpha: float, momentum: float, epsilon: float, centered: bool,
                  weight_decay: float) -> None:
         self.alpha, self.momentum, self.epsilon = float(alpha), float(momentum), float(epsilon)
@@ -28,25 +30,23 @@ class RmsProp(MultiTensorOptimizer):
         a = self.alpha
         if self.weight_decay:
             grad = grad.add(param, alpha=self.weight_decay)
-        if not state:
+        old = state
+        if not old:
             state = {"square_avg": grad.square().mul_(1.0 - a)}
             if self.centered:
                 state["grad_avg"] = grad * (1.0 - a)
         else:
-            state["square_avg"].mul_(a).addcmul_(grad, grad, value=1.0 - a)
+            state = {"square_avg": old["square_avg"].mul(a).addcmul_(grad, grad, value=1.0 - a)}
             if self.centered:
-                state["grad_avg"].mul_(a).add_(grad, alpha=1.0 - a)
+                state["grad_avg"] = old["grad_avg"].mul(a).add_(grad, alpha=1.0 - a)
         avg = state["square_avg"]
         if self.centered:
             avg = avg.addcmul(state["grad_avg"], state["grad_avg"], value=-1.0)
         update = grad / avg.sqrt().add_(self.epsilon)
         if self.momentum > 0.0:
-            buf = state.get("momentum_buffer")
-            if buf is None:
-                buf = state["momentum_buffer"] = update
-            else:
-                buf.mul_(self.momentum).add_(update)
-            update = buf
+            buf = (old or {}).get("momentum_buffer")
+            buf = update if buf is None else buf.mul(self.momentum).add_(update)
+            update = state["momentum_buffer"] = buf
         return param.add(update, alpha=-lr), state
 
     def fusable(self, state):
@@ -56,23 +56,26 @@ class RmsProp(MultiTensorOptimizer):
         a = self.alpha
         if self.weight_decay:
             grads = torch._foreach_add(grads, params, alpha=self.weight_decay)
-        avg = [s["square_avg"] for s in states]
-        torch._foreach_mul_(avg, a)
-        torch._foreach_addcmul_(avg, grads, grads, value=1.0 - a)
+        square_avg = torch._foreach_mul([s["square_avg"] for s in states], a)
+        torch._foreach_addcmul_(square_avg, grads, grads, value=1.0 - a)
+        new_states = [{"square_avg": v} for v in square_avg]
+        avg = square_avg
         if self.centered:
-            grad_avg = [s["grad_avg"] for s in states]
-            torch._foreach_mul_(grad_avg, a)
+            grad_avg = torch._foreach_mul([s["grad_avg"] for s in states], a)
             torch._foreach_add_(grad_avg, grads, alpha=1.0 - a)
+            for state, g in zip(new_states, grad_avg):
+                state["grad_avg"] = g
             avg = torch._foreach_addcmul(avg, grad_avg, grad_avg, value=-1.0)
         denominator = torch._foreach_sqrt(avg)
         torch._foreach_add_(denominator, self.epsilon)
         update = torch._foreach_div(grads, denominator)
         if self.momentum > 0.0:
-            buffers = [s["momentum_buffer"] for s in states]
-            torch._foreach_mul_(buffers, self.momentum)
+            buffers = torch._foreach_mul([s["momentum_buffer"] for s in states], self.momentum)
             torch._foreach_add_(buffers, update)
+            for state, b in zip(new_states, buffers):
+                state["momentum_buffer"] = b
             update = buffers
-        return torch._foreach_add(params, update, alpha=-lr), states
+        return torch._foreach_add(params, update, alpha=-lr), new_states
 
 
 class RmsPropConfig(Config):

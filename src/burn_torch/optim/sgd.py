@@ -25,6 +25,8 @@ class MomentumConfig(Config):
 class Sgd(MultiTensorOptimizer):
     """The SGD update rule (see the module docstring)."""
 
+    mutates_state = False
+
     def __init__(self, momentum: MomentumConfig | None = None, weight_decay: float = 0.0) -> None:
         if momentum is not None and not isinstance(momentum, MomentumConfig):
             raise TypeError(f"momentum must be a MomentumConfig or None, got {momentum!r}")
@@ -38,8 +40,7 @@ class Sgd(MultiTensorOptimizer):
         if m is None:
             return param.add(grad, alpha=-lr), {}
         if state:
-            velocity = state["velocity"]
-            velocity.mul_(m.momentum).add_(grad, alpha=1.0 - m.dampening)
+            velocity = state["velocity"].mul(m.momentum).add_(grad, alpha=1.0 - m.dampening)
         else:
             velocity = grad.clone()
         update = grad.add(velocity, alpha=m.momentum) if m.nesterov else velocity
@@ -54,11 +55,10 @@ class Sgd(MultiTensorOptimizer):
         m = self.momentum
         if m is None:
             return torch._foreach_add(params, grads, alpha=-lr), [{} for _ in params]
-        velocities = [s["velocity"] for s in states]
-        torch._foreach_mul_(velocities, m.momentum)
+        velocities = torch._foreach_mul([s["velocity"] for s in states], m.momentum)
         torch._foreach_add_(velocities, grads, alpha=1.0 - m.dampening)
         update = torch._foreach_add(grads, velocities, alpha=m.momentum) if m.nesterov else velocities
-        return torch._foreach_add(params, update, alpha=-lr), states
+        return torch._foreach_add(params, update, alpha=-lr), [{"velocity": v} for v in velocities]
 
 
 class SgdConfig(Config):
