@@ -304,7 +304,7 @@ def _scalar(loss) -> float:
 
 def verify_port(torch_model: torch.nn.Module, burn_model: Module, batch: Sequence[torch.Tensor],
                 torch_loss: TorchLoss, burn_loss: BurnLoss, *, device: Device | None = None,
-                load_weights: bool = True, mode: str = "eval", steps: int = 0,
+                load_weights: bool = True, strict: bool = True, mode: str = "eval", steps: int = 0,
                 torch_optimizer: torch.optim.Optimizer | None = None, burn_optimizer=None,
                 train_batches: Iterable[Sequence[torch.Tensor]] | None = None,
                 output: Callable[[Any], Any] = _first_tensor, rtol: float = 1e-4,
@@ -319,8 +319,9 @@ def verify_port(torch_model: torch.nn.Module, burn_model: Module, batch: Sequenc
     tensor, ``burn_loss(output, target)`` a burn_torch tensor of one element. ``output`` picks the
     compared forward value from a model's output (default: the output, or its first element when
     it is a tuple or list). With ``load_weights`` (default) the torch model's state dict is loaded
-    into ``burn_model`` first (``load_torch_state_dict``, strict); otherwise the two must already
-    hold the same weights.
+    into ``burn_model`` first (``load_torch_state_dict``; ``strict=False`` ignores torch keys the
+    port has no parameter for, such as the second name of a tied weight); otherwise the two must
+    already hold the same weights.
 
     With ``steps > 0``, ``torch_optimizer`` (built on ``torch_model.parameters()``) and
     ``burn_optimizer`` (a burn_torch optimizer *config*: ``AdamConfig(...)``, ...) train copies
@@ -349,7 +350,7 @@ def verify_port(torch_model: torch.nn.Module, burn_model: Module, batch: Sequenc
         device = (devices[0] if devices else Device.cpu()).autodiff()
     report = PortReport(rtol=rtol, atol=atol)
     if load_weights:
-        burn_model, _ = load_torch_state_dict(burn_model, torch_model.state_dict())
+        burn_model, _ = load_torch_state_dict(burn_model, torch_model.state_dict(), strict)
     torch_model.train(mode == "train")
     burn_model = burn_model.train()
     if mode == "eval":
