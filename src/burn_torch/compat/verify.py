@@ -21,7 +21,8 @@ differences) and the loss curves (``report.plot_losses()`` draws them with matpl
 By default both models run deterministically (``mode="eval"``): the torch model in ``eval()``
 mode and the burn_torch model with its training flags cleared but autodiff kept, so dropout is
 off on both sides and batch norm uses its running statistics on both. ``mode="train"`` runs
-both in training mode (for models without randomness, e.g. to compare batch statistics).
+both in training mode (for models without randomness, e.g. to compare batch statistics). The
+torch model is left in the mode it ran in.
 """
 from __future__ import annotations
 
