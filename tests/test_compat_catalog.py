@@ -175,3 +175,23 @@ def test_rendering_annotates_observations_and_the_raising_statement():
         "values = [1, 2]\nvalues.append(3)\nlen(values)  # → 3\nvalues[-1] * 2  # → 6")
     assert render_snippet(Snippet.of(_raising_early), Raises(ZeroDivisionError, "by zero")) == (
         "1 / 0\ndone = True  # raises ZeroDivisionError: by zero")
+
+
+def _defines_a_function():
+    def double(v):
+        return 2 * v
+    double(3)
+
+
+def _returns_early():
+    if True:
+        return
+
+
+def test_a_snippet_may_define_functions_that_return():
+    assert run_snippet(Snippet.of(_defines_a_function, {"double(3)"})).values == {"double(3)": 6}
+
+
+def test_a_snippet_itself_may_not_return():
+    with pytest.raises(ValueError, match="snippets end with observations, not return"):
+        Snippet.of(_returns_early)

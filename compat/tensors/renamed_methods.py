@@ -10,7 +10,7 @@ CATEGORY = "tensors"
 SEVERITY = "loud"
 DETECTORS = ("renamed_method_call",)
 WHAT = "PyTorch-only method names do not exist: item, tolist, numpy, view, dim, numel, masked_fill, squeeze, long..."
-WHY = """burn_torch keeps Burn's method names (see OPS.md): `into_scalar()` for `item()`,
+WHY = """burn_torch keeps Burn's method names (the API reference lists them): `into_scalar()` for `item()`,
 `to_data().to_list()` / `to_data().to_numpy()` for `tolist()` / `numpy()`, `reshape(dims)` for
 `view`, `rank()` for `dim()`, `num_elements()` for `numel()`, `mask_fill` for `masked_fill`,
 `squeeze_dim(d)` for `squeeze(d)`, `int()` for `long()`, `cast(DType.F64)` for `double()`. The

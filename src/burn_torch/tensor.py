@@ -72,7 +72,7 @@ class Tensor(ArithmeticMethods, ReduceMethods, ShapeMethods, IndexMethods, Compa
 
     def __init__(self, *args, **kwargs) -> None:
         raise TypeError("create tensors with Tensor.from_data, Tensor.zeros, Tensor.ones, ... "
-                        "(see burn_torch's API.md)")
+                        "(see the API reference: docs/api/tensor.md)")
 
     # ============================================================================ creation ====
     @classmethod

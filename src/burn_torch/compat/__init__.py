@@ -7,6 +7,12 @@ and a PyTorch ``state_dict`` (names and layouts adapted per layer); :func:`from_
 ``catalog: :func:`catalog` / :func:`entry`, every divergence from PyTorch (id, title, category,
 severity, what differs, why, how to port), as the migration guide and the porting checker
 (``python -m burn_torch.compat.check PATH...``, ``burn-torch-check``) read it.
+
+Verifying a port: :func:`verify_port` compares a torch model and its burn_torch port (forward,
+loss, every gradient under the torch names, optionally training steps) and returns a
+:class:`PortReport`; :func:`from_torch_module` converts standard ``torch.nn`` layers and
+containers with their weights. Both load on first use (``burn_torch.compat.verify``,
+``burn_torch.interop.torch_modules``).
 """
 from .catalog import SECTIONS, CatalogEntry, catalog, entry
 from ..interop import (BATCH_NORM, LINEAR, NORM, IncompatibleKeys, LayerAdapter, adapter_for,
@@ -15,4 +21,15 @@ from ..interop import (BATCH_NORM, LINEAR, NORM, IncompatibleKeys, LayerAdapter,
 
 __all__ = ["to_torch_state_dict", "load_torch_state_dict", "IncompatibleKeys", "LayerAdapter",
            "register_adapter", "adapter_for", "LINEAR", "NORM", "BATCH_NORM",
-           "from_torch", "to_torch", "catalog", "entry", "CatalogEntry", "SECTIONS"]
+           "from_torch", "to_torch", "catalog", "entry", "CatalogEntry", "SECTIONS",
+           "verify_port", "PortReport", "from_torch_module"]
+
+_LAZY = {"verify_port": ".verify", "PortReport": ".verify", "from_torch_module": "..interop.torch_modules"}
+
+
+def __getattr__(name: str):
+    """The porting tools, imported on first use (the catalog and checker do not need them)."""
+    if name in _LAZY:
+        import importlib
+        return getattr(importlib.import_module(_LAZY[name], __name__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

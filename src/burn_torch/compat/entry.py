@@ -72,7 +72,7 @@ class Snippet:
         lines, start = inspect.getsourcelines(fn)
         tree = ast.parse(textwrap.dedent("".join(lines)))
         body = tree.body[0].body
-        if any(isinstance(node, ast.Return) for stmt in body for node in ast.walk(stmt)):
+        if any(_returns(stmt) for stmt in body):
             raise ValueError(f"{fn.__qualname__}: snippets end with observations, not return")
         ast.increment_lineno(tree, start - 1)
         trailing = []
@@ -84,6 +84,17 @@ class Snippet:
         source = textwrap.dedent("".join(lines[first - start:]))
         return cls(fn, tuple(body), tuple(reversed(trailing)), tuple(source.rstrip().splitlines()),
                    first)
+
+
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+
+
+def _returns(node: ast.AST) -> bool:
+    """Whether ``node`` holds a ``return`` of the snippet itself (one inside a function or class
+    the snippet defines returns from that definition, which is allowed)."""
+    if isinstance(node, ast.Return):
+        return True
+    return not isinstance(node, _SCOPES) and any(map(_returns, ast.iter_child_nodes(node)))
 
 
 @dataclass(frozen=True)

@@ -172,13 +172,27 @@ def to_torch_state_dict(module: Module) -> "OrderedDict[str, torch.Tensor]":
     """The module's parameters as a PyTorch state dict (fresh contiguous torch tensors, on the
     parameters' devices), with PyTorch's names and layouts; loads into the equivalent
     ``torch.nn`` model with ``load_state_dict``."""
-    params = dict(module.named_params())
-    out: OrderedDict[str, torch.Tensor] = OrderedDict()
+    values = {name: p.val().to_torch() for name, p in module.named_params()}
+    return to_torch_layout(module, values, torch_only=True)
+
+
+def to_torch_layout(module: Module, values: Mapping[str, "torch.Tensor | None"],
+                    torch_only: bool = False) -> "OrderedDict[str, torch.Tensor | None]":
+    """``values`` keyed by ``module``'s parameter paths (Burn's names and layouts, as
+    ``named_params()``: the parameters themselves, their gradients, ...) under PyTorch's
+    state-dict names and layouts: transposed, fused and renamed as the module's adapters say,
+    as fresh contiguous tensors. A key any of whose parts is missing or None maps to None;
+    ``torch_only`` adds the PyTorch-only entries (``num_batches_tracked``)."""
+    out: OrderedDict[str, torch.Tensor | None] = OrderedDict()
     for key, spec in _layout(module).items():
         if callable(spec):
-            out[key] = spec()
+            if torch_only:
+                out[key] = spec()
             continue
-        parts = [params[p.burn_path].val().to_torch() for p in spec]
+        parts = [values.get(p.burn_path) for p in spec]
+        if any(t is None for t in parts):
+            out[key] = None
+            continue
         parts = [t.t() if p.transposed else t for t, p in zip(parts, spec)]
         out[key] = (parts[0].clone(memory_format=torch.contiguous_format) if len(parts) == 1
                     else torch.cat(parts, 0))

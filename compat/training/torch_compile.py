@@ -1,0 +1,37 @@
+"""torch.compile cannot compile a burn_torch module."""
+import torch
+
+from burn_torch import Device, Tensor, nn
+from burn_torch.compat.entry import Raises
+
+ID = "torch_compile"
+TITLE = "`torch.compile` does not apply: burn_torch runs eagerly"
+CATEGORY = "training"
+SEVERITY = "loud"
+DETECTORS = ()
+WHAT = "torch.compile(model) expects a torch.nn.Module or a function; burn_torch modules are neither"
+WHY = """`torch.compile` traces torch operations and torch autograd to build fused kernels. A
+burn_torch module is not a `torch.nn.Module`, and its backward is burn_torch's own autodiff,
+which TorchDynamo cannot see, so there is nothing it can compile correctly; compiling
+`model.forward` (a function) only falls back to eager Python with graph breaks. burn_torch is
+eager by design, with its op table dispatching straight to torch's kernels: drop the compile."""
+RECIPE = "remove torch.compile(...) and call model.forward(x)"
+
+
+def torch_side():
+    compiled = torch.compile(torch.nn.Linear(3, 1))   # compiles at its first call
+    type(compiled).__name__
+
+
+def burn_literal():
+    compiled = torch.compile(nn.LinearConfig(3, 1).init(Device.cpu()))
+
+
+def burn_side():
+    model = nn.LinearConfig(3, 1).init(Device.cpu())
+    model.forward(Tensor.ones([2, 3], Device.cpu())).dims()
+
+
+TORCH = {"type(compiled).__name__": "OptimizedModule"}
+LITERAL = Raises(AssertionError, "A callable function is expected")
+BURN = {"model.forward(Tensor.ones([2, 3], Device.cpu())).dims()": [2, 1]}

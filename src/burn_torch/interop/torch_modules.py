@@ -1,0 +1,256 @@
+"""Convert standard ``torch.nn`` layers and containers to burn_torch modules, weights included.
+
+:func:`from_torch_module` builds the burn_torch counterpart of a torch layer from its
+hyperparameters (the Burn config with the same settings) and loads its weights through the
+state-dict adapters (``burn_torch.interop.state_dict``), so the result computes what the torch
+layer computes. Containers convert recursively: ``Sequential`` to
+:class:`~burn_torch.interop.torch_layers.Sequential`, ``ModuleList`` to a list and
+``ModuleDict`` to a dict of converted layers. A model with its own ``forward`` is ported by
+hand, converting its children::
+
+    class Net(Module):
+        def __init__(self, torch_net, device):
+            super().__init__()
+            self.conv1 = from_torch_module(torch_net.conv1, device)
+            self.fc = from_torch_module(torch_net.fc, device)
+
+        def forward(self, x):                 # the only hand-written part
+            return self.fc.forward(nn.relu(self.conv1.forward(x)).flatten(1, 3))
+
+Each supported class has one converter in a registry: :func:`register_converter` adds one
+(for a layer of your own, or one ``burn_torch.nn`` gains). A torch setting the burn_torch layer
+cannot reproduce raises ValueError naming it, rather than converting to other numbers.
+"""
+from __future__ import annotations
+
+import warnings
+from typing import Callable, Union
+
+import torch
+
+from .. import nn
+from ..device import Device
+from ..module import Module
+from .state_dict import load_torch_state_dict
+from .torch_layers import Flatten, Identity, Sequential, StackedLstm
+
+Converted = Union[Module, list, dict]
+Converter = Callable[[torch.nn.Module, Device], Converted]
+_CONVERTERS: dict[type, Converter] = {}
+
+
+def register_converter(torch_class: type, converter: Converter) -> None:
+    """Uses ``converter(torch_module, device)`` for ``torch_class`` (and its subclasses without
+    a converter of their own). TypeError unless ``torch_class`` is a ``torch.nn.Module`` subclass."""
+    if not (isinstance(torch_class, type) and issubclass(torch_class, torch.nn.Module)):
+        raise TypeError(f"register_converter expects a torch.nn.Module subclass, got {torch_class!r}")
+    _CONVERTERS[torch_class] = converter
+
+
+def supported_torch_modules() -> list[str]:
+    """The names of the ``torch.nn`` classes :func:`from_torch_module` converts, sorted."""
+    return sorted(cls.__name__ for cls in _CONVERTERS)
+
+
+def from_torch_module(module: torch.nn.Module, device: Device) -> Converted:
+    """The burn_torch counterpart of ``module`` on ``device``, holding copies of its weights.
+
+    Layers become ``burn_torch.nn`` layers (trainable parameters; an autodiff ``device`` gives
+    autodiff parameters), ``Sequential`` a :class:`Sequential`, ``ModuleList`` a list and
+    ``ModuleDict`` a dict. Raises TypeError for a class without a converter (a model with its own
+    ``forward``: convert its children and port the ``forward`` by hand) and ValueError for a
+    setting the burn_torch layer does not have (``padding_mode="reflect"``, a bidirectional
+    LSTM, ...).
+    """
+    if not isinstance(module, torch.nn.Module):
+        raise TypeError(f"from_torch_module expects a torch.nn.Module, got {type(module).__name__}")
+    if not isinstance(device, Device):
+        raise TypeError(f"from_torch_module expects a burn_torch Device, got {type(device).__name__}")
+    for cls in type(module).__mro__:
+        converter = _CONVERTERS.get(cls)
+        if converter is not None:
+            return converter(module, device)
+    raise TypeError(
+        f"no converter for {type(module).__module__}.{type(module).__qualname__}: convert its "
+        f"children with from_torch_module and port its forward by hand (supported: "
+        f"{', '.join(supported_torch_modules())})")
+
+
+def _with_weights(layer: Module, module: torch.nn.Module) -> Module:
+    """``layer`` holding copies of ``module``'s weights (names and layouts adapted)."""
+    loaded, _ = load_torch_state_dict(layer, module.state_dict())
+    return loaded
+
+
+def _unsupported(module: torch.nn.Module, setting: str) -> ValueError:
+    return ValueError(f"from_torch_module: {type(module).__name__} with {setting} has no "
+                      f"burn_torch counterpart")
+
+
+# ================================================================ containers ==========
+def _sequential(module: torch.nn.Sequential, device: Device) -> Sequential:
+    return Sequential([from_torch_module(child, device) for child in module])
+
+
+def _module_list(module: torch.nn.ModuleList, device: Device) -> list:
+    return [from_torch_module(child, device) for child in module]
+
+
+def _module_dict(module: torch.nn.ModuleDict, device: Device) -> dict:
+    return {name: from_torch_module(child, device) for name, child in module.items()}
+
+
+# ================================================================ layers ==============
+def _linear(m: torch.nn.Linear, device: Device) -> nn.Linear:
+    layer = nn.LinearConfig(m.in_features, m.out_features).with_bias(m.bias is not None).init(device)
+    return _with_weights(layer, m)
+
+
+def _check_conv(m: torch.nn.modules.conv._ConvNd) -> None:
+    if m.padding_mode != "zeros":
+        raise _unsupported(m, f"padding_mode={m.padding_mode!r}")
+
+
+def _conv1d(m: torch.nn.Conv1d, device: Device) -> nn.Conv1d:
+    _check_conv(m)
+    padding = (nn.PaddingConfig1d.same() if m.padding == "same" else nn.PaddingConfig1d.valid()
+               if m.padding == "valid" else nn.PaddingConfig1d.explicit(m.padding[0]))
+    config = nn.Conv1dConfig(m.in_channels, m.out_channels, m.kernel_size[0], stride=m.stride[0],
+                             dilation=m.dilation[0], groups=m.groups, padding=padding,
+                             bias=m.bias is not None)
+    return _with_weights(config.init(device), m)
+
+
+def _conv2d(m: torch.nn.Conv2d, device: Device) -> nn.Conv2d:
+    _check_conv(m)
+    padding = (nn.PaddingConfig2d.same() if m.padding == "same" else nn.PaddingConfig2d.valid()
+               if m.padding == "valid" else nn.PaddingConfig2d.explicit(*m.padding))
+    config = nn.Conv2dConfig([m.in_channels, m.out_channels], list(m.kernel_size),
+                             stride=list(m.stride), dilation=list(m.dilation), groups=m.groups,
+                             padding=padding, bias=m.bias is not None)
+    return _with_weights(config.init(device), m)
+
+
+def _batch_norm(m: torch.nn.modules.batchnorm._BatchNorm, device: Device) -> nn.BatchNorm:
+    if not m.affine or not m.track_running_stats or m.momentum is None:
+        raise _unsupported(m, "affine=False, track_running_stats=False or momentum=None")
+    config = nn.BatchNormConfig(m.num_features, epsilon=m.eps, momentum=m.momentum)
+    return _with_weights(config.init(device), m)
+
+
+def _layer_norm(m: torch.nn.LayerNorm, device: Device) -> nn.LayerNorm:
+    if len(m.normalized_shape) != 1 or not m.elementwise_affine:
+        raise _unsupported(m, "a multi-dimensional normalized_shape or elementwise_affine=False")
+    config = nn.LayerNormConfig(m.normalized_shape[0], epsilon=m.eps, bias=m.bias is not None)
+    return _with_weights(config.init(device), m)
+
+
+def _group_norm(m: torch.nn.GroupNorm, device: Device) -> nn.GroupNorm:
+    config = nn.GroupNormConfig(m.num_groups, m.num_channels, epsilon=m.eps, affine=m.affine)
+    return _with_weights(config.init(device), m)
+
+
+def _embedding(m: torch.nn.Embedding, device: Device) -> nn.Embedding:
+    if m.padding_idx is not None or m.max_norm is not None or m.scale_grad_by_freq or m.sparse:
+        raise _unsupported(m, "padding_idx, max_norm, scale_grad_by_freq or sparse")
+    return _with_weights(nn.EmbeddingConfig(m.num_embeddings, m.embedding_dim).init(device), m)
+
+
+def _lstm(m: torch.nn.LSTM, device: Device) -> nn.Lstm | StackedLstm:
+    if m.bidirectional or m.proj_size:
+        raise _unsupported(m, "bidirectional=True or proj_size > 0")
+    layers = []
+    for k in range(m.num_layers):
+        d_input = m.input_size if k == 0 else m.hidden_size
+        layer = nn.LstmConfig(d_input, m.hidden_size, m.bias).with_batch_first(m.batch_first).init(device)
+        weights = {name.replace(f"_l{k}", "_l0"): t for name, t in m.state_dict().items()
+                   if name.endswith(f"_l{k}")}
+        layers.append(load_torch_state_dict(layer, weights)[0])
+    return layers[0] if m.num_layers == 1 else StackedLstm(layers, m.dropout)
+
+
+def _multihead_attention(m: torch.nn.MultiheadAttention, device: Device) -> nn.MultiHeadAttention:
+    if not m._qkv_same_embed_dim or m.bias_k is not None or m.add_zero_attn:
+        raise _unsupported(m, "kdim/vdim, add_bias_kv or add_zero_attn")
+    if not m.batch_first:
+        warnings.warn("from_torch_module: burn_torch's MultiHeadAttention takes [batch, seq, d_model] "
+                      "inputs (torch.nn.MultiheadAttention here has batch_first=False): swap the "
+                      "first two dims of its inputs in the ported forward", stacklevel=3)
+    bias = m.in_proj_bias is not None
+    config = (nn.MultiHeadAttentionConfig(m.embed_dim, m.num_heads, dropout=m.dropout)
+              .with_enable_query_bias(bias).with_enable_key_bias(bias)
+              .with_enable_value_bias(bias).with_enable_output_bias(m.out_proj.bias is not None))
+    return _with_weights(config.init(device), m)
+
+
+def _gelu(m: torch.nn.GELU, device: Device) -> nn.Gelu:
+    return nn.Gelu(m.approximate == "tanh")
+
+
+def _leaky_relu(m: torch.nn.LeakyReLU, device: Device) -> nn.LeakyRelu:
+    return nn.LeakyReluConfig(m.negative_slope).init()
+
+
+def _prelu(m: torch.nn.PReLU, device: Device) -> nn.PRelu:
+    return _with_weights(nn.PReluConfig(m.num_parameters).init(device), m)
+
+
+def _dropout(m: torch.nn.Dropout, device: Device) -> nn.Dropout:
+    return nn.DropoutConfig(m.p).init()
+
+
+def _pair(value) -> list[int]:
+    return list(value) if isinstance(value, (tuple, list)) else [value, value]
+
+
+def _max_pool2d(m: torch.nn.MaxPool2d, device: Device) -> nn.MaxPool2d:
+    if m.return_indices:
+        raise _unsupported(m, "return_indices=True")
+    padding = nn.PaddingConfig2d.explicit(*_pair(m.padding))
+    return nn.MaxPool2dConfig(_pair(m.kernel_size), strides=_pair(m.stride or m.kernel_size),
+                              padding=padding, dilation=_pair(m.dilation),
+                              ceil_mode=m.ceil_mode).init()
+
+
+def _avg_pool2d(m: torch.nn.AvgPool2d, device: Device) -> nn.AvgPool2d:
+    if m.divisor_override is not None:
+        raise _unsupported(m, "divisor_override")
+    padding = nn.PaddingConfig2d.explicit(*_pair(m.padding))
+    return nn.AvgPool2dConfig(_pair(m.kernel_size), strides=_pair(m.stride or m.kernel_size),
+                              padding=padding, count_include_pad=m.count_include_pad,
+                              ceil_mode=m.ceil_mode).init()
+
+
+def _adaptive_avg_pool2d(m: torch.nn.AdaptiveAvgPool2d, device: Device) -> nn.AdaptiveAvgPool2d:
+    size = _pair(m.output_size)
+    if None in size:
+        raise _unsupported(m, "an output_size of None")
+    return nn.AdaptiveAvgPool2dConfig(size).init()
+
+
+def _flatten(m: torch.nn.Flatten, device: Device) -> Flatten:
+    return Flatten(m.start_dim, m.end_dim)
+
+
+def _parameterless(make: Callable[[], Module]) -> Converter:
+    """The converter of a torch layer without settings: ``make()``."""
+    def convert(module: torch.nn.Module, device: Device) -> Module:
+        return make()
+    return convert
+
+
+for _cls, _converter in {
+    torch.nn.Sequential: _sequential, torch.nn.ModuleList: _module_list,
+    torch.nn.ModuleDict: _module_dict, torch.nn.Linear: _linear, torch.nn.Conv1d: _conv1d,
+    torch.nn.Conv2d: _conv2d, torch.nn.BatchNorm1d: _batch_norm, torch.nn.BatchNorm2d: _batch_norm,
+    torch.nn.LayerNorm: _layer_norm, torch.nn.GroupNorm: _group_norm,
+    torch.nn.Embedding: _embedding, torch.nn.LSTM: _lstm,
+    torch.nn.MultiheadAttention: _multihead_attention, torch.nn.GELU: _gelu,
+    torch.nn.LeakyReLU: _leaky_relu, torch.nn.PReLU: _prelu, torch.nn.Dropout: _dropout,
+    torch.nn.MaxPool2d: _max_pool2d,
+    torch.nn.AvgPool2d: _avg_pool2d, torch.nn.AdaptiveAvgPool2d: _adaptive_avg_pool2d,
+    torch.nn.Flatten: _flatten, torch.nn.ReLU: _parameterless(nn.Relu),
+    torch.nn.Sigmoid: _parameterless(nn.Sigmoid), torch.nn.Tanh: _parameterless(nn.Tanh),
+    torch.nn.Identity: _parameterless(Identity),
+}.items():
+    register_converter(_cls, _converter)
