@@ -41,7 +41,14 @@ class Iter:
     item: "Kind"
 
 
-Kind = Union[str, tuple, Iter]
+@dataclass(frozen=True)
+class Instance:
+    """An instance of the file's own class ``cls`` (its attributes and methods are known)."""
+
+    cls: str
+
+
+Kind = Union[str, tuple, Iter, Instance]
 
 TENSORS = (TENSOR, PARAM)
 
@@ -181,10 +188,12 @@ class Analysis:
         self.burn_file = any(q == "burn_torch" or q.startswith("burn_torch.")
                              for q in self.imports.values())
         self.kinds: dict[ast.AST, Kind] = {}
+        self.instances: dict[ast.AST, str] = {}  # expression → the file's class it is an instance of
         self.attrs: dict[str, dict[str, Kind]] = {name: {} for name in self.classes}
         self.returns: dict[str, Kind] = {}
         self.call_args: dict[str, dict[str, Kind]] = {}
         self._module_classes = {name for name in self.classes if self._is_module_class(name, set())}
+        self._linear_classes = {name for name in self.classes if self._subclasses(name, "torch.nn.Linear", set())}
         self._burn_classes = {name for name, c in self.classes.items()
                               if any((self.qualname(b) or "").startswith("burn_torch.") for b in c.bases)}
         for _ in range(2):
@@ -248,6 +257,14 @@ class Analysis:
             node = self.parent.get(node)
         return node if node is not None else self.tree
 
+    def owner_class(self, expr: ast.AST) -> str | None:
+        """The file's class whose instance ``expr`` is, as the walk found it (or None)."""
+        return self.instances.get(expr)
+
+    def defines(self, cls_name: str, method: str) -> bool:
+        """Whether the file's class ``cls_name`` defines ``method`` itself."""
+        return self._method_of(cls_name, method) is not None
+
     def enclosing_class(self, node: ast.AST) -> ast.ClassDef | None:
         node = self.parent.get(node)
         while node is not None and not isinstance(node, ast.ClassDef):
@@ -255,6 +272,26 @@ class Analysis:
         return node
 
     # --------------------------------------------------------------- the walk ----
+    def _subclasses(self, name: str, qualname: str, seen: set) -> bool:
+        """Whether the file's class ``name`` derives from the imported class ``qualname``."""
+        cls = self.classes.get(name)
+        if cls is None or name in seen:
+            return False
+        seen.add(name)
+        return any(self.qualname(b) == qualname or
+                   (isinstance(b, ast.Name) and self._subclasses(b.id, qualname, seen)) for b in cls.bases)
+
+    def in_data_pipeline(self, node: ast.AST) -> bool:
+        """Whether ``node`` is in a ``torch.utils.data.Dataset`` subclass: data loading, which a
+        port keeps on torch (burn_torch trains on what ``torch.utils.data`` yields)."""
+        cls = self.enclosing_class(node)
+        while cls is not None:
+            if self._subclasses(cls.name, "torch.utils.data.Dataset", set()) or \
+                    self._subclasses(cls.name, "torch.utils.data.dataset.Dataset", set()):
+                return True
+            cls = self.enclosing_class(cls)
+        return False
+
     def _is_module_class(self, name: str, seen: set) -> bool:
         cls = self.classes.get(name)
         if cls is None or name in seen:
@@ -281,7 +318,7 @@ class Analysis:
         bound = self.call_args.get(fn.name, {})
         for i, a in enumerate([*positional, *args.kwonlyargs]):
             if i == 0 and cls is not None and a.arg in ("self", "cls"):
-                env[a.arg] = ("self", cls.name)
+                env[a.arg] = Instance(cls.name)
             elif cls is not None and cls.name in self._module_classes and fn.name == "forward":
                 env[a.arg] = TENSOR
             elif a.annotation is not None and self._annotated(a.annotation) != UNKNOWN:
@@ -421,7 +458,7 @@ class Analysis:
         if isinstance(target, ast.Name):
             if kind == UNKNOWN:
                 kind = kind_from_name(target.id)
-            self.kinds[target] = kind
+            self.kinds[target] = self._public(kind)
             if keep_param and envs[-1].get(target.id) == PARAM:
                 return
             envs[-1][target.id] = kind
@@ -443,7 +480,7 @@ class Analysis:
             owner = self._lookup_self(target.value, envs)
             if kind == UNKNOWN:
                 kind = kind_from_name(target.attr)
-            self.kinds[target] = kind
+            self.kinds[target] = self._public(kind)
             if owner is not None:
                 attrs = self.attrs.setdefault(owner, {})
                 previous = attrs.get(target.attr)
@@ -471,11 +508,25 @@ class Analysis:
                 self.attrs.setdefault(owner, {})[container.attr] = Iter(item)
 
     def _lookup_self(self, expr, envs) -> str | None:
+        """The file's class whose instance ``expr`` (a name or an attribute chain) is, if any."""
+        kind = None
         if isinstance(expr, ast.Name):
             kind = self._lookup(expr.id, envs)
-            if isinstance(kind, tuple) and len(kind) == 2 and kind[0] == "self":
-                return kind[1]
-        return None
+        elif isinstance(expr, ast.Attribute):
+            owner = self._lookup_self(expr.value, envs)
+            kind = self.attrs.get(owner, {}).get(expr.attr) if owner is not None else None
+        return kind.cls if isinstance(kind, Instance) else None
+
+    def _public(self, kind: Kind) -> Kind:
+        """What an instance of the file's own class is to the detectors: a burn_torch value, a
+        (Linear) module or another object."""
+        if not isinstance(kind, Instance):
+            return kind
+        if kind.cls in self._burn_classes:
+            return BURN
+        if kind.cls in self._linear_classes:
+            return LINEAR
+        return MODULE if kind.cls in self._module_classes else OTHER
 
     def _lookup(self, name: str, envs) -> Kind:
         for env in reversed(envs):
@@ -488,17 +539,14 @@ class Analysis:
 
     def _expr(self, expr, envs, cls) -> Kind:
         kind = self._eval(expr, envs, cls)
-        self.kinds[expr] = kind
+        self.kinds[expr] = self._public(kind)
+        if isinstance(kind, Instance):
+            self.instances[expr] = kind.cls
         return kind
 
     def _eval(self, expr, envs, cls) -> Kind:  # noqa: C901 (one rule per expression type)
         if isinstance(expr, ast.Name):
-            kind = self._lookup(expr.id, envs)
-            if isinstance(kind, tuple) and len(kind) == 2 and kind[0] == "self":
-                if kind[1] in self._burn_classes:
-                    return BURN
-                return MODULE if kind[1] in self._module_classes else OTHER
-            return kind
+            return self._lookup(expr.id, envs)
         if isinstance(expr, ast.Constant) and expr.value is None:
             return NONE
         if isinstance(expr, ast.Constant) or isinstance(expr, (ast.JoinedStr, ast.Lambda)):
@@ -587,6 +635,9 @@ class Analysis:
     def _combine(left: Kind, right: Kind) -> Kind:
         if is_tensor(left) or is_tensor(right):
             return TENSOR
+        for kind in (left, right):  # `losses + [loss]`: a list of tensors
+            if isinstance(kind, Iter) and (left == right or OTHER in (left, right)):
+                return kind
         for kind in (BURN, NUMPY):
             if kind in (left, right):
                 return kind
@@ -599,7 +650,7 @@ class Analysis:
         if q is not None:
             return BURN if q.split(".")[0] == "burn_torch" else OTHER
         owner = self._lookup_self(expr.value, envs)
-        value = self._expr(expr.value, envs, cls)
+        value = self._public(self._expr(expr.value, envs, cls))
         if owner is not None:
             known = self.attrs.get(owner, {}).get(expr.attr)
             if known is not None:
@@ -638,13 +689,11 @@ class Analysis:
             name = func.id
             self.kinds[func] = self._lookup(name, envs)
             if name in self.classes and self._lookup(name, envs) == OTHER:
-                if name in self._burn_classes:
-                    return BURN
-                return MODULE if name in self._module_classes else OTHER
+                return Instance(name)
             if name in self.functions:
                 self._record_call(self.functions[name], arg_kinds, kw_kinds)
                 return self.returns.get(name, UNKNOWN)
-            callee = self._lookup(name, envs)
+            callee = self._public(self._lookup(name, envs))
             if is_module(callee):
                 return TENSOR
             if callee == BURN:
@@ -660,14 +709,17 @@ class Analysis:
                 return item_kind(arg_kinds[0])
             if name in ("getattr", "super", "type", "vars"):
                 return UNKNOWN
+            if name in ("sum", "max", "min", "abs") and arg_kinds and (
+                    is_tensor(arg_kinds[0]) or is_tensor(item_kind(arg_kinds[0]))):
+                return TENSOR  # sum(losses) of a list of tensors
             if hasattr(builtins, name):
                 return OTHER
             return UNKNOWN
         if isinstance(func, ast.Attribute):
             owner = self._lookup_self(func.value, envs)
-            receiver = self._expr(func.value, envs, cls)
+            receiver = self._public(self._expr(func.value, envs, cls))
             if owner is not None:
-                known = self.attrs.get(owner, {}).get(func.attr)
+                known = self._public(self.attrs.get(owner, {}).get(func.attr))
                 if is_module(known):
                     return TENSOR
                 method = self._method_of(owner, func.attr)

@@ -96,7 +96,7 @@ def run_detectors(tree: ast.Module, names: Iterable[str]) -> list[tuple[str, Hit
                 if node in covered:
                     continue
                 hit = det.match(node, analysis)
-                if hit is not None:
+                if hit is not None and not analysis.in_data_pipeline(node):
                     if not hit.shared:
                         covered.add(node)
                     covered.update(hit.covers)
@@ -632,8 +632,11 @@ def _parameter(node, a):
     return at(node, (node.func, *node.keywords)) if function(node, a, _PARAMETER) else None
 
 
-_ELEMENTWISE_INIT = {f"torch.nn.init.{n}" for n in ("normal_", "uniform_", "zeros_", "ones_",
-                                                     "constant_", "trunc_normal_")}
+# Initialisations that do not depend on which dim is fan-in: elementwise, or symmetric in the
+# two fans (Xavier); Kaiming's fan_in mode does depend on the layout.
+_LAYOUT_FREE_INIT = {f"torch.nn.init.{n}" for n in ("normal_", "uniform_", "zeros_", "ones_",
+                                                     "constant_", "trunc_normal_", "xavier_uniform_",
+                                                     "xavier_normal_")}
 
 
 @detector("linear_weight_read", ast.Attribute,
@@ -645,8 +648,8 @@ def _linear_weight(node, a):
         return None
     parent = a.parent.get(node)
     if isinstance(parent, ast.Call) and node in parent.args[:1] \
-            and a.qualname(parent.func) in _ELEMENTWISE_INIT:
-        return None  # an elementwise initialisation does not depend on the layout
+            and a.qualname(parent.func) in _LAYOUT_FREE_INIT:
+        return None  # such an initialisation does not depend on the layout
     return at_name(node)
 
 
@@ -663,15 +666,27 @@ def _train(node, a):
     name = method(node, a, {"train"})
     if name is None or not (torch_object(a, name.value, modules=True) or is_burn(a, name.value)):
         return None
+    if _own_method(a, name):
+        return None  # the file's class defines its own train()
     if node.args or node.keywords:
-        if is_burn(a, name.value):
-            return None
+        if is_burn(a, name.value) or len(node.args) + len(node.keywords) > 1 \
+                or any(k.arg != "mode" for k in node.keywords):
+            return None  # torch's train() takes one argument, mode
         return at_name(name, hint="train() takes no mode: model = model.train() to train, "
                                   "model_valid = model.valid() to evaluate")
     if not a.is_discarded(node):
         return None
     rebind = isinstance(name.value, (ast.Name, ast.Attribute))
     return at_name(name, fix=Fix("train()", rebind=True) if rebind else None)
+
+
+def _own_method(a: Analysis, name: ast.Attribute) -> bool:
+    """Whether ``x.name(...)`` calls a method the file's own classes define under that name
+    on an instance of one of them (or on a value of unknown type, when one of them does)."""
+    owner = a.owner_class(name.value)
+    if owner is not None:
+        return a.defines(owner, name.attr)
+    return a.kind(name.value) == UNKNOWN and any(a.defines(c, name.attr) for c in a.classes)
 
 
 @detector("eval_call", ast.Call, idiom="`model.eval()`")
@@ -727,11 +742,25 @@ def _shape(node, a):
         name = method(node, a, {"size"})
         if name is None or a.side_by_side:
             return None
-        # `x.size(1)` is a tensor's; `memory.size()` may be anything's
-        if not torch_value(a, name.value, strict=not (node.args and _int_literal(node.args[0]))):
+        # `x.size(1)`, `x.size()[-1]`, `b, t = x.size()` are a tensor's; `memory.size()` may be
+        # anything's
+        tensor_like = bool(node.args) and _int_literal(node.args[0]) or _shape_like_use(a, node)
+        if not torch_value(a, name.value, strict=not tensor_like):
             return None
         return at_name(name, (name,))
     return at_name(node) if attribute(node, a, "shape") and torch_value(a, node.value, strict=True) else None
+
+
+def _shape_like_use(a: Analysis, call: ast.Call) -> bool:
+    """Whether ``call``'s result is used as a shape: indexed, unpacked, or given to a
+    ``zeros``/``ones``/``empty`` constructor."""
+    parent = a.parent.get(call)
+    if isinstance(parent, ast.Subscript) and parent.value is call:
+        return True
+    if isinstance(parent, ast.Assign) and isinstance(parent.targets[0], ast.Tuple):
+        return True
+    return isinstance(parent, ast.Call) and call in parent.args and \
+        (a.qualname(parent.func) or "").rpartition(".")[2] in ("zeros", "ones", "empty", "full")
 
 
 _COMPARISONS = (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE)
