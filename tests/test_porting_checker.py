@@ -363,3 +363,9 @@ def test_tensors_stored_in_a_dict_are_tensors_when_read_back():
     src = ("import torch\nout = {}\nout['val'] = torch.ones(3).mean()\n"
            "if out['val'] < 1.0:\n    pass\n")
     assert entries(src) == ["comparison_operators"]
+
+
+def test_custom_autograd_function_arguments_and_saved_tensors_are_tensors():
+    src = ("import torch\nclass Relu(torch.autograd.Function):\n    @staticmethod\n"
+           "    def backward(ctx, grad):\n        x, = ctx.saved_tensors\n        return grad * (x > 0)\n")
+    assert entries(src) == ["comparison_operators"]

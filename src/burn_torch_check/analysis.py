@@ -194,6 +194,9 @@ class Analysis:
         self.call_args: dict[str, dict[str, Kind]] = {}
         self._module_classes = {name for name in self.classes if self._is_module_class(name, set())}
         self._linear_classes = {name for name in self.classes if self._subclasses(name, "torch.nn.Linear", set())}
+        self._function_classes = {name for name in self.classes
+                                  if self._subclasses(name, "torch.autograd.Function", set())
+                                  or self._subclasses(name, "torch.autograd.function.Function", set())}
         self._burn_classes = {name for name, c in self.classes.items()
                               if any((self.qualname(b) or "").startswith("burn_torch.") for b in c.bases)}
         for _ in range(2):
@@ -321,6 +324,8 @@ class Analysis:
                 env[a.arg] = Instance(cls.name)
             elif cls is not None and cls.name in self._module_classes and fn.name == "forward":
                 env[a.arg] = TENSOR
+            elif cls is not None and cls.name in self._function_classes and fn.name in ("forward", "backward"):
+                env[a.arg] = OTHER if i == 0 else TENSOR  # (ctx, tensors...) of an autograd.Function
             elif a.annotation is not None and self._annotated(a.annotation) != UNKNOWN:
                 env[a.arg] = self._annotated(a.annotation)
             else:
@@ -649,6 +654,9 @@ class Analysis:
         q = self.qualname(expr)
         if q is not None:
             return BURN if q.split(".")[0] == "burn_torch" else OTHER
+        if expr.attr == "saved_tensors":  # ctx.saved_tensors of an autograd.Function
+            self._expr(expr.value, envs, cls)
+            return Iter(TENSOR)
         owner = self._lookup_self(expr.value, envs)
         value = self._public(self._expr(expr.value, envs, cls))
         if owner is not None:
