@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from burn_torch.compat import catalog, entry
+from burn_torch_check.catalog import catalog, entry
 from burn_torch_check.check import Selection, check_source
 from burn_torch_check.cli import EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE, main
 from burn_torch_check.codes import CODE, assign_codes

@@ -824,13 +824,12 @@ _MOVES = {"to", "cpu", "cuda"}
 
 def _tensor_like_call(name: str, call: ast.Call) -> bool:
     """Whether a call of a name numpy shares is a tensor's by its arguments: ``x.item()`` (an
-    ndarray's ``item()`` is rare in torch code) and ``x.view(-1)`` (numpy's takes a dtype)."""
+    ndarray's ``item()`` is rare in torch code) and ``x.view(b, -1)`` or ``x.view(-1)`` (numpy's
+    ``view`` takes one dtype)."""
     if name == "item":
         return not call.args and not call.keywords
     if name == "view":
-        return bool(call.args) and all(_int_literal(x) or isinstance(x, (ast.Name, ast.BinOp, ast.Attribute, ast.Call))
-                                       and not (isinstance(x, ast.Attribute) and x.attr.startswith(("float", "int")))
-                                       for x in call.args) and len(call.args) + (_int_literal(call.args[0])) > 1
+        return len(call.args) > 1 or (len(call.args) == 1 and _int_literal(call.args[0]))
     return False
 
 

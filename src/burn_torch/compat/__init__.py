@@ -4,9 +4,9 @@
 :func:`to_torch_state_dict` / :func:`load_torch_state_dict` convert between a module's parameters
 and a PyTorch ``state_dict`` (names and layouts adapted per layer); :func:`from_torch` /
 :func:`to_torch` convert tensors without copying.
-``catalog: :func:`catalog` / :func:`entry`, every divergence from PyTorch (id, title, category,
-severity, what differs, why, how to port), as the migration guide and the porting checker
-(``python -m burn_torch.compat.check PATH...``, ``burn-torch-check``) read it.
+:func:`catalog` / :func:`entry`: every divergence from PyTorch (id, checker code, title,
+category, severity, what differs, why, how to port), as the migration guide and the porting
+checker (``burn-torch-check PATH...``, the torch-free package :mod:`burn_torch_check`) read it.
 """
 from .catalog import SECTIONS, CatalogEntry, catalog, entry
 from ..interop import (BATCH_NORM, LINEAR, NORM, IncompatibleKeys, LayerAdapter, adapter_for,
