@@ -7,16 +7,21 @@ values inform parameters and results) and records a *kind* for every expression 
 * ``TENSOR``: a torch tensor computed by an operation (an intermediate, a batch, a loss);
 * ``PARAM``: a leaf that requires grad (``nn.Parameter``, ``requires_grad=True`` tensors, the
   items of ``model.parameters()``, ``module.weight``);
-* ``MODULE`` (``LINEAR`` for ``nn.Linear``), ``OPTIMIZER``, ``SCHEDULER``, ``SCALER`` (AMP's
-  GradScaler), ``LOADER`` (an iterable of batches);
-* ``NUMPY`` (an ndarray), ``BURN`` (anything made from ``burn_torch`` names), ``OTHER`` (a
-  known non-tensor: numbers, strings, containers, instances of the file's own plain classes,
-  argparse namespaces, environments), ``UNKNOWN``;
-* a tuple of kinds for a tuple, ``Iter(kind)`` for an iterable of ``kind``.
+* ``MODULE`` (``LINEAR`` for ``nn.Linear`` and its subclasses), ``OPTIMIZER``, ``SCHEDULER``,
+  ``SCALER`` (AMP's GradScaler), ``LOADER`` (an iterable of batches), ``DISTRIBUTION``;
+* ``NUMPY`` (an ndarray), ``BURN`` (anything made from ``burn_torch`` names), ``TORCH`` (a torch
+  value of no known type, named so: ``torch_model``, ``grads_pt``), ``FOREIGN`` (made by a
+  third-party library such as transformers or gym), ``OTHER`` (a known non-tensor: numbers,
+  strings, argparse namespaces), ``UNKNOWN``;
+* a tuple of kinds for a tuple, ``Iter(kind)`` for a list, dict or iterable of ``kind``, and
+  ``Instance(cls)`` for an instance of the file's own class (shown to detectors as what the
+  class derives from), whose attributes and methods are followed.
 
-It also knows the file's imports (:meth:`qualname`), each node's parent, and whether the file
-itself imports burn_torch (then it is a port or a side-by-side file, and the detectors only
-examine burn_torch values).
+Where nothing else tells, names do (``model``, ``optimizer``, ``train_loader``), and so do
+annotations (``t: torch.Tensor``). The analysis also knows the file's imports
+(:meth:`qualname`), each node's parent, and whether the file is a *side-by-side* file: one
+that imports burn_torch and never lets a torch value meet a burn_torch value (its torch code is
+a reference to compare with, not code to port).
 """
 from __future__ import annotations
 
@@ -549,7 +554,7 @@ class Analysis:
             self.instances[expr] = kind.cls
         return kind
 
-    def _eval(self, expr, envs, cls) -> Kind:  # noqa: C901 (one rule per expression type)
+    def _eval(self, expr, envs, cls) -> Kind:
         if isinstance(expr, ast.Name):
             return self._lookup(expr.id, envs)
         if isinstance(expr, ast.Constant) and expr.value is None:
@@ -684,7 +689,7 @@ class Analysis:
             return OTHER
         return UNKNOWN
 
-    def _call(self, call: ast.Call, envs, cls) -> Kind:  # noqa: C901
+    def _call(self, call: ast.Call, envs, cls) -> Kind:
         func = call.func
         q = self.qualname(func)
         arg_kinds = [self._expr(a, envs, cls) for a in call.args]
@@ -764,7 +769,7 @@ class Analysis:
                 continue
             bound[name] = kind if name not in bound else merge(bound[name], kind)
 
-    def _qualified_call(self, q: str, call: ast.Call, arg_kinds) -> Kind:  # noqa: C901
+    def _qualified_call(self, q: str, call: ast.Call, arg_kinds) -> Kind:
         root = q.split(".")[0]
         if root == "burn_torch":
             return TORCH if q.endswith(".to_torch") or q.endswith(".to_torch_state_dict") else BURN
