@@ -130,7 +130,7 @@ def checker_accuracy(root: Path, entries: list[SourceEntry]) -> str:
     code = {e.id: e.code for e in entries}
 
     def pct(value: float | None) -> str:
-        return "–" if value is None else f"{100 * value:.0f}%"
+        return "–" if value is None else f"{100 * value:.1f}%"
     rows = ["| Entry | Code | Labelled | Reported | Precision | Recall |", "|---|---|---|---|---|---|"]
     for entry_id, c in counts.items():
         rows.append(f"| `{entry_id}` | {code.get(entry_id, '')} | {c.tp + c.fn} | {c.tp + c.fp} "
