@@ -369,3 +369,9 @@ def test_custom_autograd_function_arguments_and_saved_tensors_are_tensors():
     src = ("import torch\nclass Relu(torch.autograd.Function):\n    @staticmethod\n"
            "    def backward(ctx, grad):\n        x, = ctx.saved_tensors\n        return grad * (x > 0)\n")
     assert entries(src) == ["comparison_operators"]
+
+
+def test_tensor_metadata_and_device_counts_are_not_tensors():
+    src = ("import torch\nx = torch.ones(2)\nsame = x.device == dev\n"
+           "n = torch.accelerator.device_count()\nmany = n >= 2\n")
+    assert ids(src) == []

@@ -72,8 +72,8 @@ _TENSOR_NON_TENSOR_METHODS = {"item": OTHER, "tolist": OTHER, "size": OTHER, "di
                               "register_hook": OTHER, "data_ptr": OTHER, "element_size": OTHER,
                               "is_contiguous": OTHER, "get_device": OTHER, "equal": OTHER,
                               "stride": OTHER, "storage": OTHER}
-_TENSOR_NON_TENSOR_ATTRS = {"shape", "device", "dtype", "ndim", "is_leaf", "requires_grad",
-                            "is_cuda", "layout", "names", "grad_fn"}
+# Attributes of a torch tensor that are tensors (the others are metadata: shape, device...).
+_TENSOR_TENSOR_ATTRS = {"T", "mT", "H", "mH", "grad", "data", "real", "imag"}
 # Module methods returning the module itself.
 _MODULE_SELF_METHODS = {"to", "cuda", "cpu", "train", "eval", "float", "double", "half",
                         "bfloat16", "requires_grad_", "apply", "share_memory", "type"}
@@ -89,6 +89,8 @@ _TORCH_NON_TENSOR = ("torch.device", "torch.dtype", "torch.finfo", "torch.iinfo"
                      "torch.autocast", "torch.Generator", "torch.set_", "torch.get_",
                      "torch.is_", "torch.cuda.", "torch.backends.", "torch.distributed.",
                      "torch.multiprocessing.", "torch.amp.autocast", "torch.cpu.",
+                     "torch.accelerator.", "torch.fx.", "torch.version.", "torch.hub.",
+                     "torch.export.", "torch.overrides.", "torch.mps.", "torch.xpu.",
                      "torch.utils.data.", "torch.testing.",
                      "torch.jit.", "torch.onnx.", "torch.profiler.", "torch.random.",
                      "torch.use_deterministic_algorithms", "torch.compile",
@@ -680,9 +682,7 @@ class Analysis:
                 return MODULE
             return UNKNOWN
         if is_tensor(value):
-            if expr.attr in _TENSOR_NON_TENSOR_ATTRS:
-                return OTHER
-            return TENSOR
+            return TENSOR if expr.attr in _TENSOR_TENSOR_ATTRS else OTHER
         if value == NUMPY:
             return OTHER if expr.attr in ("shape", "ndim", "size", "dtype") else NUMPY
         if value == OPTIMIZER:
