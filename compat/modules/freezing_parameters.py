@@ -7,7 +7,7 @@ ID = "freezing_parameters"
 TITLE = "Freeze a parameter by assigning `param.set_require_grad(False)` back"
 CATEGORY = "modules"
 SEVERITY = "silent"
-DETECTORS = ()
+DETECTORS = ("freeze_requires_grad_call", "freeze_requires_grad_assign")
 WHAT = "Param.set_require_grad(False) returns a new Param: the module keeps training the old one unless it is assigned back"
 WHY = """PyTorch freezes a parameter in place (`layer.weight.requires_grad_(False)`). A burn_torch
 Param is an immutable value: `set_require_grad(False)` returns a frozen Param with the same id,

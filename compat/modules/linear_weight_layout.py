@@ -7,7 +7,7 @@ ID = "linear_weight_layout"
 TITLE = "`Linear.weight` is `[d_input, d_output]` (transposed)"
 CATEGORY = "modules"
 SEVERITY = "silent"
-DETECTORS = ("torch_linear_call",)
+DETECTORS = ("linear_weight_read",)
 WHAT = "nn.Linear's weight is stored [d_input, d_output] (y = x @ W + b); torch.nn.Linear stores [out, in]"
 WHY = """Burn's `Linear` computes `x @ weight + bias` with the weight laid out `[d_input, d_output]`,
 the transpose of `torch.nn.Linear.weight` (`[out, in]`, `y = x @ W.T + b`). Copying weights

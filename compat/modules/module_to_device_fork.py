@@ -9,7 +9,7 @@ ID = "module_to_device_fork"
 TITLE = "Move a module you will train with `fork(device)`, not `to_device(device)`"
 CATEGORY = "modules"
 SEVERITY = "silent"
-DETECTORS = ()
+DETECTORS = ("module_to_device_call",)
 WHAT = "module.to_device(d) turns tracked parameters into intermediates: they get no gradients and the optimizer skips them"
 WHY = """Moving a tracked tensor records a differentiable step (see `to_device()` in Autodiff), and
 a module's `to_device()` moves every parameter that way: the moved parameters are no longer

@@ -7,7 +7,7 @@ ID = "comparison_operators"
 TITLE = "`==` compares objects, not elements: use `equal()`, `lower()`, ..."
 CATEGORY = "tensors"
 SEVERITY = "silent"
-DETECTORS = ()
+DETECTORS = ("tensor_comparison",)
 WHAT = "a == b is Python object identity (a bool); <, <=, >, >= raise; comparisons are methods"
 WHY = """burn_torch follows Burn, where comparisons are named methods returning Bool tensors:
 `equal`, `not_equal`, `greater`, `greater_equal`, `lower`, `lower_equal`, and `_elem` forms for

@@ -8,7 +8,7 @@ ID = "python_conversions"
 TITLE = "No truth value or `float()` of a tensor: `into_scalar()`"
 CATEGORY = "tensors"
 SEVERITY = "loud"
-DETECTORS = ()
+DETECTORS = ("tensor_as_number",)
 WHAT = "if t:, bool(t), float(t) and int(t) raise TypeError; read the number with into_scalar()"
 WHY = """Reading a value back to Python synchronises with the device, and Burn makes that explicit:
 `into_scalar()` on a one-element tensor (or `to_data()` for all values). burn_torch tensors do

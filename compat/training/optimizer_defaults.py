@@ -9,7 +9,7 @@ ID = "optimizer_defaults"
 TITLE = "Optimizer defaults are Burn's (Adam's epsilon is 1e-5)"
 CATEGORY = "training"
 SEVERITY = "silent"
-DETECTORS = ()
+DETECTORS = ("torch_optimizer_call",)
 WHAT = "AdamConfig() defaults to epsilon=1e-5 (PyTorch 1e-8); other optimizers' defaults differ too"
 WHY = """The optimizer configs carry Burn's defaults, not PyTorch's: Adam and AdamW use
 `epsilon = 1e-5` (PyTorch `1e-8`), AdamW `weight_decay = 1e-4` (PyTorch `1e-2`), RmsProp

@@ -9,7 +9,7 @@ ID = "optimizer_step_returns_module"
 TITLE = "`step(lr, model, grads)` returns the updated module"
 CATEGORY = "training"
 SEVERITY = "silent"
-DETECTORS = ("optimizer_step_call", "torch_optimizer_call")
+DETECTORS = ("optimizer_step_call", "optimizer_step_closure", "scaler_step_call")
 WHAT = "the optimizer step takes lr, module and gradients and returns a new module; the old one is unchanged"
 WHY = """A PyTorch optimizer holds references to the parameters and `step()` updates them in place,
 with the learning rate fixed at construction (or by a scheduler). Burn's optimizers are

@@ -1,12 +1,12 @@
-"""Porting from PyTorch: the divergence catalog, the porting checker, the guide generator, and
+"""Porting from PyTorch: the divergence catalog, the guide generator, port verification, and
 (re-exported from ``burn_torch.interop``) conversions of tensors and state dicts.
 
 :func:`to_torch_state_dict` / :func:`load_torch_state_dict` convert between a module's parameters
 and a PyTorch ``state_dict`` (names and layouts adapted per layer); :func:`from_torch` /
 :func:`to_torch` convert tensors without copying.
-``catalog: :func:`catalog` / :func:`entry`, every divergence from PyTorch (id, title, category,
-severity, what differs, why, how to port), as the migration guide and the porting checker
-(``python -m burn_torch.compat.check PATH...``, ``burn-torch-check``) read it.
+:func:`catalog` / :func:`entry`: every divergence from PyTorch (id, checker code, title,
+category, severity, what differs, why, how to port), as the migration guide and the porting
+checker (``burn-torch-check PATH...``, the torch-free package :mod:`burn_torch_check`) read it.
 
 Verifying a port: :func:`verify_port` compares a torch model and its burn_torch port (forward,
 loss, every gradient under the torch names, optionally training steps) and returns a

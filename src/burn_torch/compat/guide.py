@@ -10,10 +10,14 @@ functions, annotated with the outcomes the entry declares (and the test suite ve
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import re
 import sys
 from pathlib import Path
+
+from burn_torch_check.codes import assign_codes
+from burn_torch_check.measure import measure, overall
 
 from .catalog import CATALOG_JSON, SECTIONS, section_file
 from .check import check_source
@@ -52,7 +56,18 @@ def ordered_entries(root: Path) -> list[SourceEntry]:
     unplaced = set(by_id) - set(ids)
     if dupes or unplaced:
         raise ValueError(f"entries placed twice: {sorted(dupes)}; not placed: {sorted(unplaced)}")
-    return ordered
+    codes = assign_codes([(e.id, e.category) for e in ordered], read_codes(root))
+    return [dataclasses.replace(e, code=codes[e.id]) for e in ordered]
+
+
+def codes_file(root: Path) -> Path:
+    """``compat/_codes.json``: every checker code ever assigned (entry id → ``BTnnn``)."""
+    return root / "compat" / "_codes.json"
+
+
+def read_codes(root: Path) -> dict[str, str]:
+    path = codes_file(root)
+    return json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
 
 
 def _section_text(root: Path, category: str) -> str:
@@ -83,7 +98,7 @@ def render_entry(e: SourceEntry) -> str:
     parts += [f"**Why:** {e.why}", "", f"**How to port:** {e.recipe}", ""]
     if e.detectors:
         idioms = ", ".join(DETECTORS[d].idiom for d in e.detectors)
-        parts += [f"*The porting checker reports* {idioms} *as* `{e.id}`.", ""]
+        parts += [f"*The porting checker reports* {idioms} *as* `{e.code}` (`{e.id}`).", ""]
     return "\n".join(parts)
 
 
@@ -102,13 +117,37 @@ def render_section(root: Path, index: int, category: str, title: str,
 
 
 def checker_example(entries: list[SourceEntry]) -> str:
-    """What the porting checker prints for a one-line file ``train.py``: ``loss.backward()``."""
-    return "\n".join(f.format() for f in check_source("loss.backward()\n", "train.py", entries))
+    """What the porting checker prints for a two-line file ``train.py``."""
+    source = "loss.backward()\nprint(w.grad.sum(1))\n"
+    return "\n".join(f.format() for f in check_source(source, "train.py", entries))
+
+
+def checker_accuracy(root: Path, entries: list[SourceEntry]) -> str:
+    """The checker's precision and recall per entry on ``tests/data/porting_corpus/`` (a
+    markdown table), the overall figures and the entries with a detector it does not exercise."""
+    counts = measure(root / "tests" / "data" / "porting_corpus")
+    files = len(list((root / "tests" / "data" / "porting_corpus").glob("*.py")))
+    code = {e.id: e.code for e in entries}
+
+    def pct(value: float | None) -> str:
+        return "–" if value is None else f"{100 * value:.1f}%"
+    rows = ["| Entry | Code | Labelled | Reported | Precision | Recall |", "|---|---|---|---|---|---|"]
+    for entry_id, c in counts.items():
+        rows.append(f"| `{entry_id}` | {code.get(entry_id, '')} | {c.tp + c.fn} | {c.tp + c.fp} "
+                    f"| {pct(c.precision)} | {pct(c.recall)} |")
+    total = overall(counts)
+    unmeasured = [f"`{e.id}`" for e in entries if e.detectors and e.id not in counts]
+    return "\n".join([f"{files} files, {total.tp + total.fn} labelled places: precision "
+                      f"{pct(total.precision)}, recall {pct(total.recall)} overall.", "",
+                      *rows, "", "Entries with a detector that the corpus does not exercise: "
+                      f"{', '.join(unmeasured) or 'none'}. Entries without a detector are not "
+                      "reported (the index below shows which)."])
 
 
 def render_index(root: Path, entries: list[SourceEntry]) -> str:
     intro = (root / "compat" / "_guide.md").read_text(encoding="utf-8").strip()
     intro = intro.replace("{{checker_example}}", checker_example(entries))
+    intro = intro.replace("{{checker_accuracy}}", checker_accuracy(root, entries))
     sections = "\n".join(f"{i + 1}. [{t}]({f})" for i, (_, t, f) in enumerate(SECTIONS))
     rows = ["| | Divergence | Section | Checker |", "|---|---|---|---|"]
     titles = {c: t for c, t, _ in SECTIONS}
@@ -132,6 +171,8 @@ def generate(root: Path = ROOT) -> dict[Path, str]:
         out[root / "migration_guide" / filename] = render_section(root, i, category, title, by_id)
     catalog_path = root / "src" / "burn_torch" / "compat" / CATALOG_JSON.name
     out[catalog_path] = json.dumps([e.metadata() for e in entries], indent=1, ensure_ascii=False) + "\n"
+    codes = {**read_codes(root), **{e.id: e.code for e in entries}}
+    out[codes_file(root)] = json.dumps(codes, indent=1) + "\n"
     return out
 
 

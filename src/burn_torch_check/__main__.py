@@ -1,0 +1,6 @@
+"""``python -m burn_torch_check PATH...``: see :mod:`burn_torch_check.cli`."""
+import sys
+
+from .cli import main
+
+sys.exit(main())

@@ -1,0 +1,284 @@
+"""The porting checker behaves as a linter: codes, formats, selection, `# noqa`, configuration,
+exit statuses, stdin, `--fix`, a pre-commit hook, a flake8 plugin, a start without torch."""
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+import yaml
+
+from burn_torch_check.catalog import catalog, entry
+from burn_torch_check.check import Selection, check_source
+from burn_torch_check.cli import EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE, main
+from burn_torch_check.codes import CODE, assign_codes
+from burn_torch_check.fix import fix_source
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLES = ROOT / "tests" / "data" / "porting_samples"
+ENV = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+TRAIN = "import torch\nloss = model(x)\nloss.backward()\nprint(loss.item())\n"
+
+
+@pytest.fixture
+def project(tmp_path, monkeypatch):
+    """An empty project directory as the working directory."""
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def write(path: Path, text: str) -> Path:
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+# ==================================================================== codes ====
+def test_every_entry_has_a_distinct_well_formed_code():
+    codes = [e.code for e in catalog()]
+    assert all(CODE.match(c) for c in codes) and len(set(codes)) == len(codes)
+
+
+def test_codes_are_the_recorded_ones():
+    recorded = json.loads((ROOT / "compat" / "_codes.json").read_text())
+    assert {e.id: e.code for e in catalog()} == {i: c for i, c in recorded.items() if i in {e.id for e in catalog()}}
+
+
+def test_the_code_hundreds_are_the_guide_sections():
+    assert entry("backward_returns_container").code.startswith("BT2")
+    assert entry("renamed_methods").code.startswith("BT1")
+
+
+def test_assigning_codes_keeps_existing_ones_and_gives_a_new_entry_the_next_of_its_section():
+    registry = {"a": "BT101", "b": "BT102", "old": "BT201"}
+    codes = assign_codes([("a", "tensors"), ("new", "tensors"), ("x", "autodiff")], registry)
+    assert codes == {"a": "BT101", "b": "BT102", "old": "BT201", "new": "BT103", "x": "BT202"}
+
+
+def test_a_duplicated_code_in_the_registry_is_refused():
+    with pytest.raises(ValueError, match="duplicated code 'BT101'"):
+        assign_codes([], {"a": "BT101", "b": "BT101"})
+
+
+# =================================================================== output ====
+def test_text_lines_are_path_line_col_code_id_what_and_recipe(project, capsys):
+    write(project / "train.py", TRAIN)
+    assert main(["train.py"]) == EXIT_FINDINGS
+    lines = capsys.readouterr().out.splitlines()
+    e = entry("backward_returns_container")
+    assert lines[0] == f"train.py:3:6: {e.code} backward_returns_container: {e.what} → {e.recipe}"
+    assert lines[2] == "2 findings (1 silent, 1 loud) in 1 file"
+
+
+def test_json_lists_one_object_per_finding(project, capsys):
+    write(project / "train.py", TRAIN)
+    main(["--format", "json", "train.py"])
+    found = json.loads(capsys.readouterr().out)
+    assert [(f["line"], f["col"], f["id"]) for f in found] == [(3, 6, "backward_returns_container"),
+                                                               (4, 12, "renamed_methods")]
+    assert found[1]["fixable"] is True and found[1]["guide"].endswith("1-tensors.md#renamed_methods")
+
+
+def test_github_format_annotates_silent_as_errors_and_loud_as_warnings(project, capsys):
+    write(project / "train.py", TRAIN)
+    main(["--format", "github", "train.py"])
+    out = capsys.readouterr().out.splitlines()
+    code = entry("backward_returns_container").code
+    assert out[0].startswith(f"::error file=train.py,line=3,col=6,title={code} backward_returns_container::")
+    assert out[1].startswith("::warning file=train.py,line=4,col=12,")
+
+
+# ================================================================ selection ====
+def test_select_keeps_only_the_named_codes(project, capsys):
+    write(project / "train.py", TRAIN)
+    main(["--select", entry("renamed_methods").code, "train.py"])
+    assert "backward_returns_container" not in capsys.readouterr().out
+
+
+def test_ignore_drops_entries_by_id_and_severity(project, capsys):
+    write(project / "train.py", TRAIN)
+    assert main(["--ignore", "renamed_methods,silent", "train.py"]) == EXIT_CLEAN
+    assert "0 findings" in capsys.readouterr().out
+
+
+def test_a_code_prefix_selects_a_section():
+    assert Selection(["BT2"]).keeps(entry("retain_graph"))
+    assert not Selection(["BT2"]).keeps(entry("renamed_methods"))
+
+
+def test_an_unknown_code_is_a_usage_error(project, capsys):
+    write(project / "train.py", TRAIN)
+    assert main(["--select", "BT999", "train.py"]) == EXIT_USAGE
+    assert "'BT999' matches no catalog entry" in capsys.readouterr().err
+
+
+# ===================================================================== noqa ====
+@pytest.mark.parametrize("comment", ["# noqa: {code}", "# noqa: backward_returns_container",
+                                     "# noqa", "# noqa: E501, {code}"])
+def test_noqa_suppresses_the_finding_of_its_line(comment):
+    code = entry("backward_returns_container").code
+    src = f"loss.backward()  {comment.format(code=code)}\n"
+    assert check_source(src, "x.py") == []
+
+
+def test_noqa_for_another_code_suppresses_nothing():
+    assert len(check_source("loss.backward()  # noqa: BT101\n", "x.py")) == 1
+
+
+def test_noqa_inside_a_string_is_no_comment():
+    assert len(check_source("loss.backward(); s = '# noqa'\n", "x.py")) == 1
+
+
+# =========================================================== configuration ====
+def test_pyproject_settings_apply(project, capsys):
+    write(project / "pyproject.toml", '[tool.burn-torch-check]\nignore = ["renamed_methods"]\n'
+                                      'exclude = ["vendor/*"]\nformat = "json"\n')
+    (project / "vendor").mkdir()
+    write(project / "vendor" / "lib.py", TRAIN)
+    write(project / "train.py", TRAIN)
+    assert main(["."]) == EXIT_FINDINGS
+    found = json.loads(capsys.readouterr().out)
+    assert [(f["path"], f["id"]) for f in found] == [("train.py", "backward_returns_container")]
+
+
+def test_pyproject_exit_zero_applies(project):
+    write(project / "pyproject.toml", "[tool.burn-torch-check]\nexit-zero = true\n")
+    write(project / "train.py", TRAIN)
+    assert main(["train.py"]) == EXIT_CLEAN
+
+
+def test_an_unknown_pyproject_key_is_a_usage_error(project, capsys):
+    write(project / "pyproject.toml", "[tool.burn-torch-check]\nselekt = []\n")
+    write(project / "train.py", TRAIN)
+    assert main(["train.py"]) == EXIT_USAGE
+    assert "unknown [tool.burn-torch-check] keys: selekt" in capsys.readouterr().err
+
+
+# ============================================================ exit statuses ====
+def test_clean_code_exits_0(capsys):
+    assert main([str(SAMPLES / "clean.py")]) == EXIT_CLEAN
+    assert "0 findings (0 silent, 0 loud) in 1 file" in capsys.readouterr().out
+
+
+def test_findings_exit_1_unless_exit_zero(project):
+    write(project / "loud.py", "x.retain_grad()\n")
+    assert main(["loud.py"]) == EXIT_FINDINGS
+    assert main(["--exit-zero", "loud.py"]) == EXIT_CLEAN
+
+
+def test_a_bad_option_exits_2(capsys):
+    assert main(["--format", "xml", "x.py"]) == EXIT_USAGE
+
+
+def test_an_unparsable_file_exits_2(project, capsys):
+    write(project / "broken.py", "def (:\n")
+    assert main(["broken.py"]) == EXIT_USAGE
+    assert "broken.py: cannot check:" in capsys.readouterr().err
+
+
+def test_directories_are_searched(capsys):
+    main([str(SAMPLES)])
+    assert "in 5 files" in capsys.readouterr().out
+
+
+def test_stdin_is_read_for_a_dash(monkeypatch, capsys):
+    monkeypatch.setattr(sys, "stdin", io.StringIO(TRAIN))
+    assert main(["--stdin-filename", "train.py", "-"]) == EXIT_FINDINGS
+    assert capsys.readouterr().out.startswith("train.py:3:6: ")
+
+
+def test_the_projects_examples_pass():
+    assert main([str(ROOT / "examples")]) == EXIT_CLEAN
+
+
+# ====================================================================== fix ====
+FIXABLE = """\
+import torch
+x = torch.ones(2, 3)
+total = x.sum(1)  # per row
+v = x.view(3, 2).item()
+u = x.unsqueeze(0).transpose(0, 1)
+model.train()
+loss.backward()
+"""
+FIXED = """\
+import torch
+x = torch.ones(2, 3)
+total = x.sum_dim(1).squeeze_dim(1)  # per row
+v = x.reshape([3, 2]).into_scalar()
+u = x.unsqueeze_dim(0).swap_dims(0, 1)
+model = model.train()
+loss.backward()
+"""
+
+
+def test_fix_rewrites_what_is_certain_and_keeps_comments():
+    text, applied = fix_source(FIXABLE, check_source(FIXABLE, "x.py"))
+    assert text == FIXED and applied == 6
+
+
+def test_fix_rewrites_files_and_reports_what_remains(project, capsys):
+    path = write(project / "train.py", FIXABLE)
+    assert main(["--fix", "train.py"]) == EXIT_FINDINGS
+    assert path.read_text() == FIXED
+    out = capsys.readouterr().out
+    assert "backward_returns_container" in out and "renamed_methods" not in out
+
+
+def test_fix_on_stdin_writes_the_fixed_source(monkeypatch, capsys):
+    monkeypatch.setattr(sys, "stdin", io.StringIO(FIXABLE))
+    main(["--fix", "-"])
+    assert capsys.readouterr().out == FIXED
+
+
+def test_a_view_with_one_argument_is_not_rewritten():
+    src = "import torch\nx = torch.ones(2)\ny = x.view(shape)\n"
+    assert fix_source(src, check_source(src, "x.py")) == (src, 0)
+
+
+# ============================================================ integrations ====
+def test_the_console_script_and_flake8_plugin_are_declared():
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert project["scripts"]["burn-torch-check"] == "burn_torch_check.cli:main"
+    assert project["entry-points"]["flake8.extension"]["BT"] == "burn_torch_check.flake8_plugin:Plugin"
+
+
+def test_the_pre_commit_hook_runs_the_console_script():
+    (hook,) = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())
+    assert hook["id"] == "burn-torch-check" and hook["entry"] == "burn-torch-check"
+    assert hook["language"] == "python" and hook["types"] == ["python"]
+
+
+def test_flake8_reports_the_findings_with_their_codes(project):
+    write(project / ".flake8", "[flake8:local-plugins]\nextension =\n    BT = burn_torch_check.flake8_plugin:Plugin\n")
+    write(project / "train.py", TRAIN)
+    proc = subprocess.run([sys.executable, "-m", "flake8", "--select", "BT", "train.py"],
+                          cwd=project, env=ENV, capture_output=True, text=True, timeout=120)
+    code = entry("backward_returns_container").code
+    assert proc.stdout.splitlines()[0].startswith(f"train.py:3:6: {code} backward_returns_container: ")
+
+
+def test_the_module_entry_point_runs_without_importing_torch(project):
+    write(project / "train.py", TRAIN)
+    probe = ("import runpy, sys\nsys.argv = ['burn-torch-check', 'train.py']\n"
+             "try:\n    runpy.run_module('burn_torch_check', run_name='__main__')\n"
+             "except SystemExit as e:\n    print('exit', e.code, 'torch' in sys.modules, 'burn_torch' in sys.modules)\n")
+    proc = subprocess.run([sys.executable, "-c", probe], cwd=project, env=ENV,
+                          capture_output=True, text=True, timeout=120)
+    assert proc.stdout.splitlines()[-1] == "exit 1 False False", proc.stderr
+
+
+def test_the_historical_module_path_still_runs():
+    proc = subprocess.run([sys.executable, "-m", "burn_torch.compat.check", str(SAMPLES / "clean.py")],
+                          cwd=ROOT, env=ENV, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "0 findings (0 silent, 0 loud) in 1 file"
+
+
+def test_the_torch_only_method_list_is_what_torch_and_burn_torch_say():
+    from burn_torch_check.methods import METHODS_JSON, generate
+    assert json.loads(METHODS_JSON.read_text()) == generate()
