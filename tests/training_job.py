@@ -1,5 +1,6 @@
 """A tiny classification run for the training tests: importable (its pieces) and runnable as a
-script (``python training_job.py ARTIFACT_DIR NUM_EPOCHS [CHECKPOINT] [--slow] [--rich]``),
+script (``python training_job.py ARTIFACT_DIR NUM_EPOCHS [CHECKPOINT] [--slow]``; its display
+is the default one: the rich dashboard on a terminal, plain lines otherwise),
 so tests can run it in a subprocess they kill, or in a real terminal."""
 from __future__ import annotations
 
@@ -101,9 +102,6 @@ def learner(model: Classifier | None = None) -> Learner:
 if __name__ == "__main__":
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     run = training(args[0], int(args[1]), slow=0.01 if "--slow" in sys.argv else 0.0)
-    if "--rich" not in sys.argv:
-        from burn_torch.train import PlainRenderer
-        run = run.renderer(PlainRenderer())
     if len(args) > 2:
         run = run.checkpoint(int(args[2]))
     result = run.launch(learner())
