@@ -30,7 +30,7 @@ EXAMPLES = ROOT / "examples"
 README = ROOT / "README.md"
 DEMO = "train_mlp_side_by_side"
 SIDE_BY_SIDE = ["quickstart", "backward_and_gradients", "gradient_accumulation", DEMO,
-                "porting_walkthrough", "checkpointing_memory"]
+                "porting_walkthrough", "checkpointing_memory", "train_mnist_learner"]
 # every example script; the demo's runs through ./scripts/demo, the helpers are not examples
 SCRIPTS = [p for p in sorted(EXAMPLES.glob("*.py"))
            if not p.name.startswith("_") and p.stem not in ("build_notebooks", DEMO)]

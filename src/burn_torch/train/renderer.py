@@ -6,7 +6,8 @@ sparkline of the training loss), :class:`NotebookRenderer` under a Jupyter kerne
 progress display updated in place), and :class:`PlainRenderer` otherwise (log lines for CI).
 
 Renderers keep per-iteration work to storing numbers; drawing happens at most
-``refresh_s`` apart, so the display costs a negligible share of a training step.
+``refresh_s`` apart, so the display costs a small share of a training step (about 1 % on the
+MNIST example; ``benchmarks/dashboard_cost.py``).
 """
 from __future__ import annotations
 
@@ -67,12 +68,13 @@ class MetricsRenderer:
         self._last_draw = -math.inf
         self._done_iterations = 0
         self._total_iterations = 0
+        self.epochs_done = 0
 
     # ---- events -----------------------------------------------------------------------
     def start(self, title: str, first_epoch: int, num_epochs: int, train_iterations: int,
               valid_iterations: int) -> None:
         self.title = title
-        self._epochs = (first_epoch, num_epochs)
+        self.epochs_done = first_epoch - 1
         self._total_iterations = (num_epochs - first_epoch + 1) * (train_iterations + valid_iterations)
         self._started = time.monotonic()
 
@@ -92,6 +94,8 @@ class MetricsRenderer:
     def end_epoch(self, split: str, epoch: int, means: dict[str, float]) -> None:
         self.summaries.setdefault(epoch, {})[split] = means
         self.entries[split] = {}
+        if split == "valid":  # an epoch ends with its validation
+            self.epochs_done = epoch
         self.draw()
 
     def close(self) -> None:
@@ -159,7 +163,10 @@ class PlainRenderer(MetricsRenderer):
 
 
 class RichDashboard(MetricsRenderer):
-    """A live terminal dashboard drawn with ``rich``."""
+    """A live terminal dashboard drawn with ``rich``, redrawn twice a second (a redraw takes
+    a few milliseconds; ``benchmarks/dashboard_cost.py`` measures its share of a step)."""
+
+    refresh_s = 0.5
 
     def __init__(self, console=None) -> None:
         super().__init__()
@@ -195,9 +202,8 @@ class RichDashboard(MetricsRenderer):
         super().update(progress, entries, loss)
 
     def end_epoch(self, split, epoch, means):
-        if split == "valid":  # an epoch ends with its validation
-            self.bars.update(self._tasks["epochs"], completed=epoch)
         super().end_epoch(split, epoch, means)
+        self.bars.update(self._tasks["epochs"], completed=self.epochs_done)
 
     def renderable(self):
         from rich.console import Group
@@ -246,7 +252,7 @@ class NotebookRenderer(MetricsRenderer):
     def render_html(self) -> str:
         p = self.progress
         bar = "" if p is None else (
-            f"<div>epoch {p.epoch}/{p.epoch_total} <progress value='{p.epoch - 1}' max='{p.epoch_total}'></progress>"
+            f"<div>epoch {p.epoch}/{p.epoch_total} <progress value='{self.epochs_done}' max='{p.epoch_total}'></progress>"
             f" · {p.split} {p.iteration}/{p.iteration_total} <progress value='{p.iteration}' "
             f"max='{p.iteration_total}'></progress> · ETA {format_duration(self.eta())}</div>")
         rows = "".join(f"<tr><td><b>{html.escape(m)}</b></td><td>{html.escape(t)}</td><td>{html.escape(v)}</td></tr>"
