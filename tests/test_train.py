@@ -17,7 +17,7 @@ import torch
 from burn_torch import Device, Tensor
 from burn_torch.optim import SgdConfig
 from burn_torch.record import DefaultRecorder, RecordError
-from burn_torch.train import (AccuracyInput, AccuracyMetric, ClassificationOutput,
+from burn_torch.train import (AccuracyMetric, ClassificationOutput,
                               KeepLastNCheckpoints, Learner, LossMetric,
                               MetricEarlyStoppingStrategy, MetricMetadata, PlainRenderer,
                               StoppingCondition, TopKAccuracyMetric, latest_checkpoint,
@@ -28,7 +28,6 @@ sys.path.insert(0, str(Path(__file__).parent))
 import training_job as job  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
-QUIET = PlainRenderer(io.StringIO())
 
 
 def quiet(training):
@@ -234,4 +233,25 @@ def test_builders_return_new_configurations(tmp_path):
         base.num_epochs(0)
     with pytest.raises(TypeError):
         Learner.new(job.initial_model(), SgdConfig().init(), "fast")
-    _ = AccuracyInput
+
+
+class StopAt(Metric):
+    """Asks the interrupter to stop at one iteration (as a dashboard's stop key would)."""
+
+    def __init__(self, interrupter, epoch: int, iteration: int) -> None:
+        self.interrupter, self.at = interrupter, (epoch, iteration)
+
+    def update(self, item, metadata):
+        if (metadata.epoch, metadata.iteration) == self.at:
+            self.interrupter.stop()
+        return None
+
+
+def test_an_interrupted_epoch_is_neither_logged_nor_checkpointed(tmp_path):
+    training = quiet(job.training(tmp_path, 3))
+    training = training.metric_train(StopAt(training.interrupter(), 2, 3))
+    result = training.launch(job.learner())
+    assert result.epoch == 1
+    assert latest_checkpoint(tmp_path, DefaultRecorder()) == 1
+    assert not (tmp_path / "train" / "epoch-2").exists()
+    assert "interrupted during epoch 2" in (tmp_path / "experiment.log").read_text()

@@ -243,6 +243,7 @@ class SupervisedTraining:
             log.info(f"resumed from checkpoint {self._checkpoint} ({checkpointer.parts['model'].path_for_epoch(self._checkpoint)})")
         log.info(f"training epochs {start}..{self._num_epochs} in {directory}")
         renderer = self._renderer or default_renderer()
+        self._interrupter.reset()  # a stop asked during an earlier launch does not carry over
         loggers = FileMetricLogger(directory)
         last = start - 1
         renderer.start(str(directory), start, self._num_epochs, len(train), len(valid))

@@ -9,6 +9,7 @@ to be plotted and used for early stopping), sets ``input_type`` and implements `
 """
 from __future__ import annotations
 
+import importlib.util
 import math
 import time
 from typing import Any, NamedTuple
@@ -167,7 +168,8 @@ class _SystemMetric(_NumericMetric):
 
     def __init__(self) -> None:
         super().__init__()
-        import psutil  # noqa: F401  (a dependency; checked here, so other metrics never import it)
+        if importlib.util.find_spec("psutil") is None:
+            raise ImportError(f"{type(self).__name__} reads the machine through psutil: pip install psutil")
         self._last, self._reading = -math.inf, math.nan
 
     def update(self, item, metadata):
