@@ -144,3 +144,15 @@ def test_mnist_like_is_deterministic_and_labelled():
     assert sorted(it.label for it in items(a)) == sorted(list(range(10)) * 2)
     image = a.get(0).image
     assert image.shape == (28, 28) and 0 <= image.min() and image.max() <= 255 and image.max() > 200
+
+
+def test_mapper_dataset_takes_a_burn_style_mapper_object():
+    from burn_torch.data import Mapper
+
+    class Double(Mapper):
+        def map(self, item):
+            return item * 2
+
+    assert items(MapperDataset(numbers(3), Double())) == [0, 2, 4]
+    with pytest.raises(TypeError):
+        MapperDataset(numbers(3), 42)

@@ -22,7 +22,8 @@ def permutation(n: int, seed: int) -> list[int]:
 
 
 class Mapper(Generic[I, O]):
-    """Burn's ``Mapper`` trait: ``map(item) -> new item``. A plain function works too."""
+    """Burn's ``Mapper`` trait: ``map(item) -> new item``. Any object with ``map``, or a plain
+    function, works too."""
 
     def map(self, item: I) -> O:
         raise NotImplementedError
@@ -33,7 +34,7 @@ class MapperDataset(Dataset[O]):
 
     def __init__(self, dataset: Dataset[I], mapper: "Mapper[I, O] | Callable[[I], O]") -> None:
         check_dataset(dataset)
-        fn = mapper.map if isinstance(mapper, Mapper) else mapper
+        fn = mapper if callable(mapper) else getattr(mapper, "map", None)
         if not callable(fn):
             raise TypeError(f"mapper must be a Mapper or a callable, got {type(mapper).__name__}")
         self.dataset, self.mapper = dataset, fn
