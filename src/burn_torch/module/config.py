@@ -14,6 +14,10 @@ returning an updated copy (Burn's ``#[derive(Config)]``)::
 from __future__ import annotations
 
 import dataclasses
+import json
+import os
+import types
+import typing
 
 
 def _builder(name: str):
@@ -37,3 +41,55 @@ class Config:
     def to_dict(self) -> dict:
         """The fields as a dict (nested configs as dicts too)."""
         return dataclasses.asdict(self)
+
+    def save(self, path: "str | os.PathLike") -> None:
+        """Writes the config as JSON (pretty-printed), atomically (Burn's ``Config::save``).
+        Raises TypeError when a field value has no JSON form."""
+        from ..atomic_file import atomic_write_bytes
+        atomic_write_bytes(path, (json.dumps(self.to_dict(), indent=2) + "\n").encode("utf-8"))
+
+    @classmethod
+    def load(cls, path: "str | os.PathLike") -> "Config":
+        """The config saved at ``path`` (Burn's ``Config::load``): fields absent from the file
+        take their defaults, nested configs are rebuilt. Raises FileNotFoundError, ValueError
+        for a file that is not JSON or has unknown fields, TypeError for a required field the
+        file lacks."""
+        with open(path, encoding="utf-8") as f:
+            try:
+                data = json.load(f)
+            except json.JSONDecodeError as e:
+                raise ValueError(f"{path}: not a JSON config ({e})") from None
+        return cls.from_dict(data)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "Config":
+        """The config with the fields of ``data`` (as :meth:`to_dict` gives them); ValueError
+        for unknown fields."""
+        return _from_dict(cls, data)
+
+
+def _from_dict(cls: type, data):
+    """An instance of dataclass ``cls`` from a dict, nested dataclasses and tuples rebuilt."""
+    if not isinstance(data, dict):
+        raise ValueError(f"a {cls.__name__} is a JSON object, got {type(data).__name__}")
+    fields = {f.name: f for f in dataclasses.fields(cls)}
+    unknown = sorted(set(data) - set(fields))
+    if unknown:
+        raise ValueError(f"{cls.__name__} has no field(s) {', '.join(unknown)}")
+    hints = typing.get_type_hints(cls)
+    return cls(**{name: _rebuild(hints.get(name), fields[name], value) for name, value in data.items()})
+
+
+def _rebuild(hint, field: dataclasses.Field, value):
+    """``value`` read from JSON as the field's type: a dataclass from a dict, a tuple from a list
+    where the hint or the default is a tuple."""
+    candidates = typing.get_args(hint) if typing.get_origin(hint) in (typing.Union, types.UnionType) else (hint,)
+    if isinstance(value, dict):
+        for c in candidates:
+            if isinstance(c, type) and dataclasses.is_dataclass(c):
+                return _from_dict(c, value)
+    if isinstance(value, list):
+        tuple_hint = any(c is tuple or typing.get_origin(c) is tuple for c in candidates)
+        if tuple_hint or isinstance(field.default, tuple):
+            return tuple(_rebuild(None, field, v) if isinstance(v, list) else v for v in value)
+    return value

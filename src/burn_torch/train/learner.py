@@ -1,0 +1,353 @@
+"""Burn's ``Learner`` and ``SupervisedTraining``: the training loop, its metrics, logs,
+checkpoints, resume, early stopping, live display and final plot.
+
+::
+
+    training = (SupervisedTraining.new("artifacts", loader_train, loader_valid)
+                .metrics(AccuracyMetric(), LossMetric())
+                .with_file_checkpointer(CompactRecorder())
+                .num_epochs(4))
+    result = training.launch(Learner.new(model, AdamConfig().init(), 1e-3))
+    result.model            # trained, without autodiff (Burn's inner backend): no .valid() needed
+
+Each epoch: the training loader's batches in the order of its seed and the epoch, for each
+``lr = scheduler.step()``, ``output = model.train_step(batch)`` and an optimizer step (every
+``k`` batches with ``grads_accumulation(k)``; a partial group at the epoch's end is dropped, as
+Burn does); then validation with ``model.valid().inference_step(batch)``; the epoch's metric
+logs; a checkpoint; the early-stopping check. The random generators (``Device.seed`` and
+torch's) are seeded at each epoch's start from the training seed and the epoch, so a run
+resumed with ``.checkpoint(n)`` (a stopped or killed run) trains epochs ``n+1..`` exactly as
+the uninterrupted run: same batches, same dropout masks, same weights, to the bit with a
+full-precision recorder (``CompactRecorder`` rounds the checkpoint to f16).
+"""
+from __future__ import annotations
+
+import copy
+import math
+import os
+import threading
+from pathlib import Path
+from typing import NamedTuple
+
+import torch
+
+from ..data.dataloader import DataLoader, epoch_seed
+from ..module import Module
+from ..optim import GradientsAccumulator
+from ..optim.base import ModuleOptimizer
+from ..optim.lr_scheduler import ConstantLr, LrScheduler
+from ..record import Recorder
+from .checkpoint import LearningCheckpointer
+from .logger import ExperimentLog, FileMetricLogger, epoch_mean, metric_history
+from .metric import LossMetric, Metric, MetricMetadata, Numeric
+from .output import TrainOutput
+from .renderer import MetricsRenderer, TrainingProgress, default_renderer
+from .strategy import (ComposedCheckpointingStrategy, CheckpointingStrategy, Direction,
+                       EarlyStoppingStrategy, KeepLastNCheckpoints, MetricCheckpointingStrategy,
+                       Split)
+
+
+class Learner:
+    """A model, its optimizer and its learning-rate schedule (Burn's ``Learner``)."""
+
+    __slots__ = ("model", "optimizer", "scheduler")
+
+    def __init__(self, model: Module, optimizer: ModuleOptimizer, lr_scheduler: "LrScheduler | float") -> None:
+        if not isinstance(model, Module):
+            raise TypeError(f"model must be a Module, got {type(model).__name__}")
+        if not callable(getattr(optimizer, "step", None)) or not callable(getattr(optimizer, "to_record", None)):
+            raise TypeError(f"optimizer must be an optimizer (e.g. AdamConfig().init()), got {type(optimizer).__name__}")
+        if isinstance(lr_scheduler, (int, float)) and not isinstance(lr_scheduler, bool):
+            lr_scheduler = ConstantLr(float(lr_scheduler))
+        if not isinstance(lr_scheduler, LrScheduler):
+            raise TypeError(f"the third argument is a learning rate (float) or an LrScheduler, "
+                            f"got {type(lr_scheduler).__name__}")
+        self.model, self.optimizer, self.scheduler = model, optimizer, lr_scheduler
+
+    @classmethod
+    def new(cls, model: Module, optimizer: ModuleOptimizer, lr_scheduler: "LrScheduler | float") -> "Learner":
+        return cls(model, optimizer, lr_scheduler)
+
+
+class LearningResult(NamedTuple):
+    """What ``launch`` returns: the trained model without autodiff, the last epoch trained,
+    and a text summary of every numeric metric (min and max epoch means per split)."""
+
+    model: Module
+    epoch: int
+    summary: str
+
+
+class Interrupter:
+    """Stops a running training at the end of the current iteration (thread-safe). The
+    interrupted epoch is neither logged as complete nor checkpointed."""
+
+    def __init__(self) -> None:
+        self._event = threading.Event()
+
+    def stop(self) -> None:
+        self._event.set()
+
+    def should_stop(self) -> bool:
+        return self._event.is_set()
+
+    def reset(self) -> None:
+        self._event.clear()
+
+
+def _default_checkpointing() -> CheckpointingStrategy:
+    """Burn's default: the last 2 checkpoints and the one with the lowest mean valid loss."""
+    return ComposedCheckpointingStrategy(KeepLastNCheckpoints(2), MetricCheckpointingStrategy(
+        LossMetric(), direction=Direction.LOWEST, split=Split.VALID))
+
+
+class SupervisedTraining:
+    """The training configuration (Burn's ``SupervisedTraining``). Every builder method returns
+    a new configuration; :meth:`launch` runs it."""
+
+    def __init__(self, artifact_dir: "str | os.PathLike", loader_train: DataLoader, loader_valid: DataLoader) -> None:
+        for name, loader in (("loader_train", loader_train), ("loader_valid", loader_valid)):
+            if not (hasattr(loader, "__iter__") and callable(getattr(loader, "to_device", None))):
+                raise TypeError(f"{name} must be a DataLoader (DataLoaderBuilder(...).build(dataset)), "
+                                f"got {type(loader).__name__}")
+        self.artifact_dir = Path(artifact_dir)
+        self.loader_train, self.loader_valid = loader_train, loader_valid
+        self._metrics: dict[str, list[Metric]] = {"train": [], "valid": []}
+        self._num_epochs = 1
+        self._checkpoint: int | None = None
+        self._recorder: Recorder | None = None
+        self._checkpointing: CheckpointingStrategy = _default_checkpointing()
+        self._accumulation: int | None = None
+        self._early_stopping: EarlyStoppingStrategy | None = None
+        self._renderer: MetricsRenderer | None = None
+        self._interrupter = Interrupter()
+        self._summary = False
+        self._seed = 0
+        self._plot = True
+
+    @classmethod
+    def new(cls, artifact_dir, loader_train: DataLoader, loader_valid: DataLoader) -> "SupervisedTraining":
+        return cls(artifact_dir, loader_train, loader_valid)
+
+    def _with(self, **changes) -> "SupervisedTraining":
+        other = copy.copy(self)
+        other._metrics = {k: list(v) for k, v in self._metrics.items()}
+        for name, value in changes.items():
+            setattr(other, name, value)
+        return other
+
+    # ---- builders ---------------------------------------------------------------------
+    def metrics(self, *metrics: Metric) -> "SupervisedTraining":
+        """Each metric for training (a copy) and for validation."""
+        if len(metrics) == 1 and isinstance(metrics[0], tuple):
+            metrics = metrics[0]
+        other = self
+        for metric in metrics:
+            other = other.metric_train(copy.deepcopy(metric)).metric_valid(metric)
+        return other
+
+    def metric_train(self, metric: Metric) -> "SupervisedTraining":
+        return self._add("train", metric)
+
+    def metric_valid(self, metric: Metric) -> "SupervisedTraining":
+        return self._add("valid", metric)
+
+    metric_train_numeric = metric_train
+    metric_valid_numeric = metric_valid
+
+    def _add(self, split: str, metric: Metric) -> "SupervisedTraining":
+        if not isinstance(metric, Metric):
+            raise TypeError(f"expected a Metric, got {type(metric).__name__}")
+        other = self._with()
+        other._metrics[split].append(metric)
+        return other
+
+    def num_epochs(self, num_epochs: int) -> "SupervisedTraining":
+        if int(num_epochs) < 1:
+            raise ValueError(f"num_epochs must be >= 1, got {num_epochs}")
+        return self._with(_num_epochs=int(num_epochs))
+
+    def checkpoint(self, epoch: int) -> "SupervisedTraining":
+        """Resumes from the checkpoint of ``epoch`` (training continues at ``epoch + 1``)."""
+        if int(epoch) < 1:
+            raise ValueError(f"checkpoint epochs start at 1, got {epoch}")
+        return self._with(_checkpoint=int(epoch))
+
+    def with_file_checkpointer(self, recorder: Recorder) -> "SupervisedTraining":
+        """Saves ``checkpoint/{model,optim,scheduler}-N`` with ``recorder`` after each epoch."""
+        if not isinstance(recorder, Recorder):
+            raise TypeError(f"expected a Recorder (e.g. CompactRecorder()), got {type(recorder).__name__}")
+        return self._with(_recorder=recorder)
+
+    def with_checkpointing_strategy(self, strategy: CheckpointingStrategy) -> "SupervisedTraining":
+        return self._with(_checkpointing=strategy)
+
+    def grads_accumulation(self, accumulation: int) -> "SupervisedTraining":
+        if int(accumulation) < 1:
+            raise ValueError(f"grads_accumulation must be >= 1, got {accumulation}")
+        return self._with(_accumulation=int(accumulation))
+
+    def early_stopping(self, strategy: EarlyStoppingStrategy) -> "SupervisedTraining":
+        return self._with(_early_stopping=strategy)
+
+    def renderer(self, renderer: MetricsRenderer) -> "SupervisedTraining":
+        return self._with(_renderer=renderer)
+
+    def interrupter(self) -> Interrupter:
+        return self._interrupter
+
+    def with_interrupter(self, interrupter: Interrupter) -> "SupervisedTraining":
+        return self._with(_interrupter=interrupter)
+
+    def summary(self) -> "SupervisedTraining":
+        """Prints the metrics summary when training ends."""
+        return self._with(_summary=True)
+
+    def seed(self, seed: int) -> "SupervisedTraining":
+        """The seed of the per-epoch random generator seeding (default 0)."""
+        return self._with(_seed=int(seed))
+
+    def plot(self, enabled: bool = True) -> "SupervisedTraining":
+        """Whether ``launch`` writes ``metrics.png`` at the end (default: yes)."""
+        return self._with(_plot=bool(enabled))
+
+    # ---- the loop ---------------------------------------------------------------------
+    def launch(self, learner: Learner) -> LearningResult:
+        """Trains; returns the :class:`LearningResult`. Raises RecordError when the checkpoint
+        to resume from is missing or corrupt (nothing is trained then), TypeError when the
+        model lacks ``train_step`` / ``inference_step``."""
+        if not isinstance(learner, Learner):
+            raise TypeError(f"launch takes a Learner, got {type(learner).__name__}")
+        for method in ("train_step", "inference_step"):
+            if not callable(getattr(learner.model, method, None)):
+                raise TypeError(f"{type(learner.model).__name__} has no {method}(batch) (TrainStep / InferenceStep)")
+        directory = self.artifact_dir
+        directory.mkdir(parents=True, exist_ok=True)
+        model = learner.model.train()
+        device = model.devices()[0] if model.devices() else None
+        train = self.loader_train.to_device(device) if device is not None else self.loader_train
+        valid = self.loader_valid.to_device(device.inner()) if device is not None else self.loader_valid
+        optimizer, scheduler = learner.optimizer, learner.scheduler
+        checkpointer = (LearningCheckpointer(self._recorder, directory, self._checkpointing)
+                        if self._recorder is not None else None)
+        log = ExperimentLog(directory)
+        start = 1
+        if self._checkpoint is not None:
+            if checkpointer is None:
+                raise ValueError("checkpoint(n) needs with_file_checkpointer(recorder) (the recorder that saved it)")
+            model_record, optim_record, scheduler_record = checkpointer.restore(self._checkpoint, device)
+            model = model.load_record(model_record)
+            optimizer.load_record(optim_record)
+            scheduler.load_record(scheduler_record)
+            start = self._checkpoint + 1
+            log.info(f"resumed from checkpoint {self._checkpoint} ({checkpointer.parts['model'].path_for_epoch(self._checkpoint)})")
+        log.info(f"training epochs {start}..{self._num_epochs} in {directory}")
+        renderer = self._renderer or default_renderer()
+        self._interrupter.reset()  # a stop asked during an earlier launch does not carry over
+        loggers = FileMetricLogger(directory)
+        last = start - 1
+        renderer.start(str(directory), start, self._num_epochs, len(train), len(valid))
+        try:
+            for epoch in range(start, self._num_epochs + 1):
+                rng_seed = epoch_seed(self._seed, epoch)
+                torch.manual_seed(rng_seed)
+                if device is not None:
+                    device.seed(rng_seed)
+                model = self._train_epoch(model, optimizer, scheduler, train, epoch, loggers, renderer)
+                if self._interrupter.should_stop():
+                    log.info(f"interrupted during epoch {epoch}; it is not checkpointed")
+                    break
+                self._valid_epoch(model.valid(), valid, epoch, loggers, renderer)
+                last = epoch
+                if checkpointer is not None:
+                    checkpointer.save(epoch, model.into_record(), optimizer.to_record(), scheduler.to_record())
+                    log.info(f"checkpoint {epoch} saved")
+                if self._early_stopping is not None and self._early_stopping.should_stop(directory, epoch):
+                    log.info(f"early stopping after epoch {epoch}")
+                    break
+        finally:
+            renderer.close()
+        if self._plot:
+            try:
+                from .plot import plot_metrics
+                written = plot_metrics(directory)
+                if written is not None:
+                    log.info(f"metrics plotted in {written.name}")
+            except ImportError:
+                log.info("matplotlib is not installed: no metrics plot")
+        summary = summarize(directory)
+        if self._summary:
+            print(summary)
+        log.info(f"training ended after epoch {last}")
+        return LearningResult(model.valid(), last, summary)
+
+    def _train_epoch(self, model, optimizer, scheduler, loader, epoch, loggers, renderer):
+        metrics = self._metrics["train"]
+        for m in metrics:
+            m.clear()
+        loader.set_epoch(epoch - 1)
+        total = len(loader)
+        accumulator, pending = (GradientsAccumulator(), 0) if self._accumulation else (None, 0)
+        for i, batch in enumerate(loader, 1):
+            lr = scheduler.step()
+            output = model.train_step(batch)
+            if not isinstance(output, TrainOutput):
+                raise TypeError(f"train_step must return a TrainOutput, got {type(output).__name__}")
+            if accumulator is None:
+                model = optimizer.step(lr, model, output.grads)
+            else:
+                accumulator.accumulate(model, output.grads)
+                pending += 1
+                if pending == self._accumulation:
+                    model = optimizer.step(lr, model, accumulator.grads())
+                    pending = 0
+            self._record("train", metrics, output.item, MetricMetadata(epoch, self._num_epochs, i, total, lr),
+                         loggers, renderer)
+            if self._interrupter.should_stop():
+                return model
+        self._end_epoch("train", metrics, epoch, loggers, renderer)
+        return model
+
+    def _valid_epoch(self, model, loader, epoch, loggers, renderer) -> None:
+        metrics = self._metrics["valid"]
+        for m in metrics:
+            m.clear()
+        loader.set_epoch(epoch - 1)
+        total = len(loader)
+        for i, batch in enumerate(loader, 1):
+            output = model.inference_step(batch)
+            self._record("valid", metrics, output, MetricMetadata(epoch, self._num_epochs, i, total, None),
+                         loggers, renderer)
+        self._end_epoch("valid", metrics, epoch, loggers, renderer)
+
+    def _record(self, split, metrics, output, metadata, loggers, renderer) -> None:
+        entries, loss = [], None
+        for metric in metrics:
+            entry = metric.update_from_output(output, metadata)
+            if entry is None:
+                continue
+            entries.append(entry)
+            loggers.log(split, entry.name, entry.serialized)
+            if isinstance(metric, LossMetric):
+                loss = metric.value()
+        renderer.update(TrainingProgress(split, metadata.epoch, metadata.epoch_total, metadata.iteration,
+                                         metadata.iteration_total), entries, loss)
+
+    def _end_epoch(self, split, metrics, epoch, loggers, renderer) -> None:
+        loggers.end_epoch(split, epoch)
+        means = {m.name: m.running_value() for m in metrics if isinstance(m, Numeric)}
+        renderer.end_epoch(split, epoch, {name: v for name, v in means.items() if not math.isnan(v)})
+
+
+def summarize(directory: Path) -> str:
+    """A table of every logged metric: per split, the lowest and highest epoch mean and their epochs."""
+    lines = [f"{'metric':<28} {'split':<6} {'min':>12} {'epoch':>5} {'max':>12} {'epoch':>5}"]
+    for name, splits in sorted(metric_history(directory).items()):
+        for split, epochs in sorted(splits.items()):
+            means = {e: epoch_mean(v) for e, v in epochs.items()}
+            lo = min(means, key=lambda e: means[e])
+            hi = max(means, key=lambda e: means[e])
+            lines.append(f"{name:<28} {split:<6} {means[lo]:>12.4f} {lo:>5} {means[hi]:>12.4f} {hi:>5}")
+    return "\n".join(lines)
+
+
