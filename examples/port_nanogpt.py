@@ -228,7 +228,7 @@ burn_gpt = BurnGPT(config, device)
 
 # %% The loss: next-token cross entropy over every position
 def torch_loss(logits, targets):
-    return F.cross_entropy(logits.view(-1, logits.size(-1)), targets.view(-1))
+    return F.cross_entropy(logits.view(-1, logits.size(-1)), targets.view(-1))  # noqa: BT105 (the PyTorch side)
 
 
 cross_entropy = nn.CrossEntropyLossConfig().init(device)

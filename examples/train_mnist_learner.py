@@ -135,7 +135,7 @@ for epoch in range(EPOCHS):
         torch_optimizer.zero_grad()
         torch.nn.functional.cross_entropy(torch_model(images), labels).backward()
         torch_optimizer.step()
-with torch.no_grad():
+with torch.no_grad():  # noqa: BT502 (the PyTorch side)
     images, labels = stack(list(valid_set))
     torch_accuracy = 100.0 * (torch_model(images).argmax(1) == labels).float().mean().item()
 print(f"PyTorch: validation accuracy {torch_accuracy:.2f} % after {EPOCHS} epochs")
