@@ -1,4 +1,4 @@
-"""Burn's autodiff rules (seeds 000 and 001, API.md "Tensor autodiff API"), one behaviour per test.
+"""Burn's autodiff rules (seeds 000 and 001, the README and docs), one behaviour per test.
 
 Values are float64 and small so every gradient is asserted exactly.
 """

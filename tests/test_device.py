@@ -1,4 +1,4 @@
-"""Device: a torch device plus the autodiff context that tensors created on it inherit (API.md, Device)."""
+"""Device: a torch device plus the autodiff context that tensors created on it inherit."""
 import pickle
 
 import pytest

@@ -1,6 +1,6 @@
 """Property tests: Burn's autodiff invariants hold over random sequences of calls.
 
-For every float tensor at every step (seed 000, API.md):
+For every float tensor at every step (seed 000):
 
     is_require_grad() => is_tracked() => is_autodiff()
     (gradient_checkpointing_strategy() is not None) == is_autodiff()

@@ -1,4 +1,4 @@
-"""Quantized float tensors (API.md "Quantized tensors", seed 000: quantized tensors cannot retain
+"""Quantized float tensors (seed 000: quantized tensors cannot retain
 gradients; require_grad()/set_require_grad(...) leave them unchanged)."""
 import warnings
 

@@ -1,4 +1,4 @@
-"""Tensor creation, kinds, dtypes, TensorData and inspection (API.md, Mapping rules and Creation)."""
+"""Tensor creation, kinds, dtypes, TensorData and inspection."""
 import numpy as np
 import pytest
 import torch
