@@ -418,12 +418,18 @@ class Tensor(ArithmeticMethods, ReduceMethods, ShapeMethods, IndexMethods, Compa
         ``grads``. Repeated calls return handles to the same gradient. Raises TypeError when
         ``grads`` is not a Gradients container.
         """
-        _check_grads("grad", grads)
+        if grads.__class__ is not Gradients:
+            _check_grads("grad", grads)
         node = self._node
         if node is None or node.requirement != GRAD:
             return None
         g = grads._grads.get(node.id)
-        return None if g is None else wrap(g, None)
+        if g is None:
+            return None
+        t = Tensor.__new__(Tensor)
+        t._data = g
+        t._ctx = t._node = None
+        return t
 
     def grad_remove(self, grads: Gradients) -> "Tensor | None":
         """Removes and returns this tensor's retained gradient from ``grads`` (None as in :meth:`grad`)."""
