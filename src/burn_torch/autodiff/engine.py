@@ -82,15 +82,16 @@ def claim(root: Node, check=None) -> list[Node]:
     return nodes
 
 
-_picks: list = []
-
-
 def _pickers(n: int) -> list:
-    """Rules ``(g, gradients) -> gradients[i]`` for ``i < n``: how the engine's loop reads input
-    gradients computed all at once."""
+    """Rules ``(g, gradients) -> gradients[i]`` for ``i < n`` (at least 8): how the engine's
+    loop reads input gradients computed all at once."""
     while len(_picks) < n:
         _picks.append(lambda g, gradients, i=len(_picks): gradients[i])
     return _picks
+
+
+_picks: list = []
+_pickers(8)
 
 
 def step_error(node: Node, g, err: Exception) -> Exception:
@@ -181,7 +182,7 @@ def run_backward(root: Node, seed: torch.Tensor) -> dict[int, torch.Tensor]:
                     saved = op.fused(g, saved, parents) if rules is None else tuple(
                         [None if p is None or r is None else g if r is _pass else r(g, saved)
                          for p, r in zip(parents, rules)])
-                    rules = _pickers(len(parents))
+                    rules = _picks if len(parents) <= len(_picks) else _pickers(len(parents))
             except Exception as e:
                 raise step_error(node, g, e) from e
             if hooks:
