@@ -176,7 +176,8 @@ def run_backward(root: Node, seed: torch.Tensor) -> dict[int, torch.Tensor]:
             odtype = node.dtype
             try:
                 rules = op.rules
-                if rules is None or hooks:
+                exact = rules is None  # a fused rule's gradients are in its inputs' shapes
+                if exact or hooks:
                     # every input gradient at once (a fused rule, or hooks that see them all):
                     # the loop below then reads them through rules that pick them by position
                     saved = op.fused(g, saved, parents) if rules is None else tuple(
@@ -198,7 +199,8 @@ def run_backward(root: Node, seed: torch.Tensor) -> dict[int, torch.Tensor]:
                     shape = p.shape
                     # a rule's gradient has the output's shape and dtype: only a parent of
                     # another shape or dtype can need reducing or casting
-                    if shape is not oshape and shape != oshape and pg.shape != shape:
+                    if shape is not oshape and not exact and shape != oshape \
+                            and pg.shape != shape:
                         pg = pg.sum_to_size(shape)
                     if p.dtype is not odtype and pg.dtype is not p.dtype:
                         pg = pg.to(p.dtype)

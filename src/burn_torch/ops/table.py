@@ -17,7 +17,8 @@ An entry (:class:`OpDef`, declared with :func:`defop`) names
   input's ``torch.Size``), ``out`` or a residual name. ``PASS`` passes the gradient unchanged;
 * ``fused`` (instead of ``vjp``): one rule computing every input's gradient in one kernel call
   (linear, convolutions, attention, normalisations): ``fn(g, s, parents)`` returns one gradient
-  (or ``None``) per input, and ``parents[i] is None`` tells which inputs are untracked.
+  (or ``None``) per input, **each already in its input's shape** (the engine does not reduce
+  them; it still casts to the input's dtype), and ``parents[i] is None`` tells which inputs are untracked.
   ``needs`` then gives, per input, what its gradient needs;
 * ``bound``: MEMORY or COMPUTE. Burn's BALANCED checkpointing recomputes memory-bound outputs in
   backward instead of keeping them. Non-differentiable ops have no bound and no rules.
