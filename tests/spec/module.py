@@ -16,8 +16,9 @@ import torch
 import torch.nn.functional as tf
 
 from burn_torch import Tensor, module_ops as mo, nn
-from burn_torch.module_ops import (ConvOptions, ConvTransposeOptions, InterpolateMode,
-                                   InterpolateOptions, PaddedConvOptions, UnfoldOptions)
+from burn_torch.module_ops import (ConvOptions, ConvTransposeOptions, GridSampleOptions,
+                                   GridSamplePaddingMode, InterpolateMode, InterpolateOptions,
+                                   PaddedConvOptions, UnfoldOptions)
 from spec import F, I, K, Row
 
 
@@ -168,6 +169,20 @@ def _bool(mask, like):
 
 
 NN_ROWS = [
+    # grid locations avoid the pixel centres and edges, where bilinear weights have kinks
+    Row("grid_sample_2d", lambda x, g: x.grid_sample_2d(g),
+        lambda x, g: tf.grid_sample(x, g, mode="bilinear", padding_mode="zeros", align_corners=False),
+        (F(2, 3, 4, 5), F(2, 3, 2, 2, lo=-1.1, hi=1.1, avoid=(-1.0, -0.5, 0.0, 0.5, 1.0), margin=0.03))),
+    Row("grid_sample_2d", lambda x, g: x.grid_sample_2d(
+            g, GridSampleOptions(InterpolateMode.BILINEAR, GridSamplePaddingMode.BORDER, True)),
+        lambda x, g: tf.grid_sample(x, g, mode="bilinear", padding_mode="border", align_corners=True),
+        (F(1, 2, 3, 4), F(1, 2, 3, 2, lo=-1.2, hi=1.2, avoid=(-1.0, -1 / 3, 1 / 3, 1.0, 0.0), margin=0.03)),
+        variant="border, corners aligned"),
+    Row("grid_sample_2d", lambda x, g: x.grid_sample_2d(
+            g, GridSampleOptions(InterpolateMode.NEAREST, GridSamplePaddingMode.REFLECTION)),
+        lambda x, g: tf.grid_sample(x, g, mode="nearest", padding_mode="reflection", align_corners=False),
+        (F(1, 2, 4, 4), K(1, 3, 3, 2, lo=-0.9, hi=0.9, avoid=(-0.5, 0.0, 0.5), margin=0.05)),
+        variant="nearest, reflection"),
     Row("linear", lambda x, w, b: mo.linear(x, w, b), lambda x, w, b: x @ w + b,
         (F(3, 4), F(4, 5), F(5)), variant="2d, bias"),
     Row("linear", lambda x, w: mo.linear(x, w), lambda x, w: x @ w, (F(3, 4), F(4, 5)),

@@ -11,7 +11,7 @@ op-table entry (``burn_torch.ops.nn``, ``ops.conv``, ``ops.pool``).
 """
 from __future__ import annotations
 
-import enum
+
 import math
 from collections import abc
 from dataclasses import dataclass
@@ -26,6 +26,7 @@ from ..dtype import Bool, Int, kind_of
 from ..ops import conv as conv_ops
 from ..ops import nn as nn_ops
 from ..ops import pool as pool_ops
+from ..methods.sampling import GridSampleOptions, GridSamplePaddingMode, InterpolateMode
 from ..tensor import Tensor
 
 
@@ -168,14 +169,6 @@ class UnfoldOptions:
         _freeze(self, "UnfoldOptions", {"stride": 1, "padding": 0, "dilation": 1})
         if len(self.stride) != 2:
             raise ValueError(f"UnfoldOptions: fields must have 2 entries, got {self}")
-
-
-class InterpolateMode(enum.Enum):
-    """Burn's ``InterpolateMode``. ``NEAREST`` takes input index ``floor(i * in / out)``."""
-
-    NEAREST = "nearest"
-    BILINEAR = "bilinear"
-    BICUBIC = "bicubic"
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -534,7 +527,7 @@ def attention(q: Tensor, k: Tensor, v: Tensor, mask: Tensor | None = None) -> Te
 
 __all__ = [
     "ConvOptions", "PaddedConvOptions", "ConvTransposeOptions", "UnfoldOptions",
-    "InterpolateMode", "InterpolateOptions", "linear", "embedding", "conv1d", "conv2d", "conv3d",
+    "InterpolateMode", "InterpolateOptions", "GridSampleOptions", "GridSamplePaddingMode", "linear", "embedding", "conv1d", "conv2d", "conv3d",
     "conv_transpose1d", "conv_transpose2d", "conv_transpose3d", "avg_pool1d", "avg_pool2d",
     "max_pool1d", "max_pool2d", "max_pool1d_with_indices", "max_pool2d_with_indices",
     "adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_avg_pool3d", "interpolate",
