@@ -140,7 +140,9 @@ class PaddedConvOptions:
 @dataclass(frozen=True, kw_only=True)
 class ConvTransposeOptions:
     """Burn's ``ConvTransposeOptions<N>``: ``stride`` (non-zero), ``padding``, ``padding_out``,
-    ``dilation`` (non-zero), ``groups`` (non-zero)."""
+    ``dilation`` (non-zero), ``groups`` (non-zero). As in Burn, ``padding_out`` may reach the
+    stride: the output has ``(in - 1) * stride + dilation * (kernel - 1) + 1 - 2 * padding +
+    padding_out`` entries per dim, those past the kernel's reach holding only the bias."""
 
     stride: Sequence[int]
     padding: Sequence[int]
@@ -152,8 +154,16 @@ class ConvTransposeOptions:
         _freeze(self, "ConvTransposeOptions",
                 {"stride": 1, "padding": 0, "padding_out": 0, "dilation": 1})
         _count("ConvTransposeOptions", "groups", self.groups)
-        _set_attrs(self, (self.stride, self.padding, self.dilation, True, self.padding_out,
-                          self.groups, None))
+        if all(o < max(s, d) for o, s, d in zip(self.padding_out, self.stride, self.dilation)):
+            _set_attrs(self, (self.stride, self.padding, self.dilation, True, self.padding_out,
+                              self.groups, None))
+            return
+        # Burn accepts padding_out >= max(stride, dilation), torch's kernel does not: compute the
+        # full output and take Burn's window of it (see ops/conv.py)
+        window = tuple(p for pad, out in zip(reversed(self.padding), reversed(self.padding_out))
+                       for p in (-pad, out - pad))
+        zeros = (0,) * len(self.padding)
+        _set_attrs(self, (self.stride, zeros, self.dilation, True, zeros, self.groups, window))
 
 
 @dataclass(frozen=True, kw_only=True)
