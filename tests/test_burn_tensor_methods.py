@@ -136,8 +136,14 @@ def test_pad_reflect_needs_pads_smaller_than_the_dim():
 def test_pad_keeps_the_int_kind_and_rejects_bool():
     padded = ints([[1, 2]]).pad((1, 1, 0, 0), 7)
     assert padded.to_torch().tolist() == [[7, 1, 2, 7]]
+    assert ints([[1, 2]]).pad((0, 1, 1, 0)).to_torch().tolist() == [[0, 0, 0], [1, 2, 0]]
     with pytest.raises(TypeError):
         Tensor.from_bools([[True]], AD).pad((1, 1, 0, 0))
+
+
+def test_pad_rejects_a_flat_padding_of_other_than_four_ints():
+    with pytest.raises(TypeError):
+        Tensor.ones([2, 3], AD).pad((1, 2))
 
 
 def test_max_pair_gives_ties_and_their_gradient_to_self():

@@ -116,12 +116,13 @@ class RearrangeMethods(TensorBase):
         shape = list(self._data.shape)
         return picked.reshape(shape[:d] + index_shape + shape[d + 1:])
 
-    def pad(self, padding, mode=0.0) -> "Tensor":
+    def pad(self, padding, mode=0) -> "Tensor":
         """Pads the trailing dims. ``padding`` is ``(left, right, top, bottom)`` (the last dim,
         then the one before it) or a sequence of ``(before, after)`` pairs for the last
         ``len(padding)`` dims. ``mode``: a number pads with that constant (default 0),
         ``PadMode.REFLECT`` mirrors without the edge (each pad smaller than its dim),
-        ``PadMode.EDGE`` repeats the edge (dim not empty). ValueError otherwise."""
+        ``PadMode.EDGE`` repeats the edge (dim not empty). TypeError for another padding form,
+        mode or a Bool tensor; ValueError for more pairs than dims or pads a mode cannot take."""
         if self._data.dtype is torch.bool:
             raise TypeError("pad needs a Float or Int tensor, got Bool")
         pairs = self._padding_pairs(padding)
@@ -144,6 +145,9 @@ class RearrangeMethods(TensorBase):
             left, right, top, bottom = padding
             trailing = [(top, bottom), (left, right)]
         else:
+            if not all(isinstance(p, (tuple, list)) for p in padding):
+                raise TypeError(f"pad: padding must be (left, right, top, bottom) or a sequence of "
+                                f"(before, after) pairs, got {padding!r}")
             trailing = [tuple(p) for p in padding]
             if any(len(p) != 2 for p in trailing):
                 raise ValueError(f"pad: expected (before, after) pairs, got {padding!r}")
