@@ -324,3 +324,59 @@ def test_readme_testing_section_runs_as_printed():
     block = re.search(r"^```python\n(.*?)^```", section, re.S | re.M).group(1)
     out = subprocess.run([sys.executable, "-c", block], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[[4, 3], [3, 2]] None"
+
+
+# -- edge strategies --------------------------------------------------------------------------
+def _finds(strategy, condition):
+    """Whether hypothesis finds an example of ``strategy`` meeting ``condition``."""
+    from hypothesis import find
+    from hypothesis.errors import NoSuchExample
+
+    try:
+        find(strategy, condition, settings=settings(max_examples=300, database=None))
+        return True
+    except NoSuchExample:
+        return False
+
+
+def test_edge_arrays_draw_zeros_and_exact_ties():
+    assert _finds(strategies.edge_arrays((3, 4)), lambda a: (a == 0).any() and (a != 0).any())
+    assert _finds(strategies.edge_arrays((3, 4)),
+                  lambda a: len(np.unique(a[a != 0])) < (a != 0).sum() and (a != 0).sum() > 1)
+
+
+def test_clamp_arrays_draw_both_bounds():
+    assert _finds(strategies.clamp_arrays((6,), -1.0, 0.5), lambda a: (a == -1.0).any() and (a == 0.5).any())
+
+
+def test_edge_arrays_draw_a_given_kink_and_stay_in_range():
+    assert _finds(strategies.edge_arrays((4,), edges=(1.0,)), lambda a: (a == 1.0).any())
+    assert not _finds(strategies.edge_arrays((4,), -1.0, 1.0), lambda a: (np.abs(a) > 1.0).any())
+
+
+def test_edge_arrays_follow_a_shape_strategy_and_a_dtype():
+    strategy = strategies.edge_arrays(strategies.shapes(2, 2), dtype=np.float32)
+    assert not _finds(strategy, lambda a: a.ndim != 2 or a.dtype != np.float32)
+
+
+def test_repeated_indices_repeat_and_stay_in_range():
+    strategy = strategies.repeated_indices((3, 4), 1)
+    assert _finds(strategy, lambda i: i.shape[1] >= 2 and (i[:, 0] == i[:, 1]).all())
+    assert not _finds(strategy, lambda i: i.min() < 0 or i.max() >= 4)
+
+
+def test_a_failing_example_shows_the_values_and_shrinks_them():
+    from hypothesis import find
+
+    found = find(strategies.edge_arrays((3,)), lambda a: (a > 1.0).any(), settings=settings(database=None))
+    assert sorted(found.tolist())[:2] == [0.0, 0.0]  # shrunk: the other values went to 0
+
+
+def test_hypothesis_prints_the_drawn_array():
+    code = ("import numpy as np\nfrom hypothesis import given, settings\n"
+            "from burn_torch.testing.strategies import edge_arrays\n"
+            "@settings(database=None)\n@given(a=edge_arrays((3,)))\n"
+            "def t(a):\n    assert not (a > 1.0).any()\n"
+            "try:\n    t()\nexcept AssertionError as e:\n    print(*e.__notes__)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert "a=array([" in out.stdout + out.stderr

@@ -33,7 +33,9 @@ class BurnRule:
 
     ``id``: a stable name; ``ops``: the op-table entries concerned; ``point``: where; ``burn``
     and ``torch``: each library's gradient there; ``twin``: the torch function with Burn's rule
-    (its name in :data:`twins`)."""
+    (its name in :data:`twins`); ``derivative``: whether Burn's gradient there is a one-sided
+    derivative of the function (finite differences cannot contradict it; otherwise pass
+    ``numeric=False`` to checks whose inputs hit the point)."""
 
     id: str
     ops: tuple[str, ...]
@@ -41,6 +43,7 @@ class BurnRule:
     burn: str
     torch: str
     twin: str
+    derivative: bool = True
 
 
 # -- the twins: torch functions with Burn's rules --------------------------------------------------
@@ -55,7 +58,7 @@ class _LeakyRelu(torch.autograd.Function):
     def backward(ctx, g):
         (x,) = ctx.saved_tensors
         # Burn: mask_where(x, x < 0, x * slope): 1 at exactly 0
-        return g * torch.where(x < 0, ctx.slope, 1.0).to(g.dtype), None
+        return torch.where(x < 0, g * ctx.slope, g), None
 
 
 def leaky_relu(x: torch.Tensor, slope: float) -> torch.Tensor:
@@ -140,12 +143,13 @@ BURN_RULES: tuple[BurnRule, ...] = (
                                        "select_assign_min", "scatter_nd_max", "scatter_nd_min"),
              "ties between an entry and the values scattered into it (MAX / MIN)",
              "the whole gradient to every tied side (entry and values)",
-             "split evenly among the tied sides", "scatter_reduce(..., 'amax' / 'amin')"),
+             "split evenly among the tied sides", "scatter_reduce(..., 'amax' / 'amin')",
+             derivative=False),
     BurnRule("scatter_mul_repeated", ("scatter_mul", "select_assign_mul", "scatter_nd_mul"),
              "several values scattered (MUL) into the same entry",
              "each value: the gradient times the entry of x it scaled, the other values excluded",
              "each value: the gradient times the product of x's entry and every other value",
-             "scatter_reduce(..., 'prod')"),
+             "scatter_reduce(..., 'prod')", derivative=False),
 )
 """The table. ``max_dim``/``min_dim``/``argmax``, ``sort``, ``topk``, ``median``, ``cummax``,
 max pooling, ``relu``/``abs``/``clamp``/``hard_sigmoid`` at their kinks and bounds, ``sqrt``

@@ -90,7 +90,7 @@ def numeric_mismatch(fn: Callable, inputs: list[Input], base, loss: str, seed: i
     if any(o.to_torch().dtype in LOW_PRECISION for o in base.outputs):
         notes.append("finite differences skipped: an output is not float64 on float64 inputs")
         return None
-    return directional_mismatch(fn, inputs, base.weights, base.grads, seed, fd, names)
+    return directional_mismatch(fn, inputs, base.weights, base.grads, seed, fd, names, notes)
 
 
 def assert_grads_match_torch(fn: Callable, *inputs, rtol: float | None = None,
@@ -123,8 +123,10 @@ def assert_grads_match_torch(fn: Callable, *inputs, rtol: float | None = None,
     arguments' dtype (:func:`numeric_mismatch`; settings ``fd``, a
     :class:`~burn_torch.testing.numeric.FiniteDifferences`: step 1e-6 relative to
     ``max(1, |x|)``, rtol 1e-6, atol 1e-8 plus the loss's rounding error). At non-smooth points
-    (ties, kinks, jumps) the one-sided differences bound the derivative instead. Pass
-    ``numeric=False`` in functions that cut the graph on purpose (``detach``...).
+    (ties, kinks, jumps: the one-sided differences disagree) the check is inconclusive and a note
+    says so (``GradCheck.notes``). Pass ``numeric=False`` in functions that cut the graph on
+    purpose (``detach``...) and where Burn's rule is not a derivative (rows of Burn's table
+    with ``numeric=False``: scatter ties, MUL with repeated indices).
 
     Reports name arguments by ``fn``'s parameter names (or ``names``) and, when a gradient
     differs, the first recorded op whose rule disagrees with torch autograd of its own kernel

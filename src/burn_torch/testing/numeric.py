@@ -157,12 +157,8 @@ def _compare(fn, inputs, weights, grads, direction, fd: FiniteDifferences) -> _F
     if diff <= tol:
         return None
     fwd, bwd = one_sided(fn, inputs, weights, direction, fd.step)
-    if _is_kink(fn, inputs, weights, direction, fd.step, fwd, bwd, tol):
-        lo, hi = min(fwd, bwd), max(fwd, bwd)
-        if lo - tol <= burn <= hi + tol:
-            return None
-        return _Found(burn, numeric, diff, tol, (fwd, bwd))
-    return _Found(burn, numeric, diff, tol, None)
+    kink = (fwd, bwd) if _is_kink(fn, inputs, weights, direction, fd.step, fwd, bwd, tol) else None
+    return _Found(burn, numeric, diff, tol, kink)
 
 
 def _is_kink(fn, inputs, weights, direction, h, fwd, bwd, tol) -> bool:
@@ -185,24 +181,22 @@ def _names(inputs: list[Input], keys, names: Sequence[str] | None = None) -> str
 
 
 def _describe(found: _Found) -> str:
-    if found.kink is None:
-        return f"burn {found.burn:.10g}, numeric {found.numeric:.10g}"
-    fwd, bwd = found.kink
-    return (f"non-smooth point: one-sided differences {fwd:.10g} (forward) and {bwd:.10g} "
-            f"(backward), burn {found.burn:.10g} lies outside them")
+    return f"burn {found.burn:.10g}, numeric {found.numeric:.10g}"
 
 
 def directional_mismatch(fn: Callable, inputs: list[Input], weights: Weights, grads, seed: int,
                          eps: float | FiniteDifferences = EPS,
-                         names: Sequence[str] | None = None) -> str | None:
+                         names: Sequence[str] | None = None,
+                         notes: list[str] | None = None) -> str | None:
     """Compares ``sum <grad_i, v_i>`` (``grads``: burn_torch's gradient per argument, None where
     absent) with the central difference of ``L`` along a random direction ``v`` of all leaves
     (:func:`random_direction`): two runs of ``fn`` when they agree. Returns None when they agree,
-    when there is no leaf, when the loss is not finite near x, or at a non-smooth point where
-    burn's derivative lies between the one-sided differences; otherwise one line with both
-    numbers (or the one-sided ones at a non-smooth point), naming the leaves that disagree on
-    their own part of ``v`` (more runs, only on failure). ``eps``: a step, or the full
-    :class:`FiniteDifferences` settings (a plain step keeps the absolute direction)."""
+    when there is no leaf, or when the loss is not finite near x; at a non-smooth point (the
+    one-sided differences disagree, see the module docstring) the comparison is inconclusive:
+    None, and a line saying so is appended to ``notes``. Otherwise one line with both numbers,
+    naming the leaves that disagree on their own part of ``v`` (more runs, only on failure).
+    ``eps``: a step, or the full :class:`FiniteDifferences` settings (a plain step keeps the
+    absolute direction)."""
     fd = eps if isinstance(eps, FiniteDifferences) else FiniteDifferences(step=eps, relative=False)
     direction = random_direction(inputs, seed, fd.relative)
     if not direction:
@@ -211,20 +205,22 @@ def directional_mismatch(fn: Callable, inputs: list[Input], weights: Weights, gr
     if found is None:
         return None
     step = f"eps={fd.step:g}" + (", relative" if fd.relative else "")
-    head = "at a non-smooth point, " if found.kink is not None else ""
-    if found.kink is None:
-        body = (f"burn sum<grad, v> = {found.burn:.10g}, numeric "
-                f"(L(x+eps v) - L(x-eps v))/(2 eps) = {found.numeric:.10g} (diff {found.diff:.3g} "
-                f"> tolerance {found.tol:.3g})")
-    else:
-        body = _describe(found)
-    line = f"{head}finite differences along a random direction v ({step}) of " \
-           f"{_names(inputs, direction, names)}: {body}"
+    where = f"finite differences along a random direction v ({step}) of {_names(inputs, direction, names)}"
+    if found.kink is not None:
+        fwd, bwd = found.kink
+        if notes is not None:
+            notes.append(f"non-smooth point: {where}: one-sided differences {fwd:.10g} (forward) "
+                         f"and {bwd:.10g} (backward) disagree, burn {found.burn:.10g}; not "
+                         f"compared (a kink, tie or jump: the oracle and the reference judge it)")
+        return None
+    line = (f"{where}: burn sum<grad, v> = {found.burn:.10g}, numeric "
+            f"(L(x+eps v) - L(x-eps v))/(2 eps) = {found.numeric:.10g} (diff {found.diff:.3g} "
+            f"> tolerance {found.tol:.3g})")
     if len(direction) > 1:
         alone = []
         for key, v in direction.items():
             own = _compare(fn, inputs, weights, grads, {key: v}, fd)
-            if own is not None:
+            if own is not None and own.kink is None:
                 alone.append(f"{_names(inputs, {key}, names)} ({_describe(own)})")
         if alone:
             line += "; along its own part of v: " + "; ".join(alone)
