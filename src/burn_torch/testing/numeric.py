@@ -94,8 +94,8 @@ def partial_derivatives(fn: Callable, inputs: list[Input], weights: Weights, lea
                         eps: float = EPS) -> torch.Tensor:
     """Every ``dL/dx_j`` of ``leaf``: the central difference along each unit vector (two runs of
     ``fn`` per element)."""
-    grad = torch.zeros_like(leaf.storage)
-    unit = torch.zeros_like(leaf.storage)
+    grad = torch.zeros_like(leaf.storage, memory_format=torch.contiguous_format)
+    unit = torch.zeros_like(leaf.storage, memory_format=torch.contiguous_format)
     for j in range(unit.numel()):
         unit.view(-1)[j] = 1.0
         grad.view(-1)[j] = central_difference(fn, inputs, weights, {id(leaf.tensor): unit}, eps)
