@@ -19,6 +19,7 @@ passes, torch's value is what plain torch autograd gives) and listed in the migr
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import Callable
@@ -172,10 +173,12 @@ def _update_forward(kind: str) -> Callable:
     return forward
 
 
+@functools.cache
 def oracle_kernels() -> dict[str, Callable]:
     """Per op-table entry name: the forward the op-table oracle runs instead of the entry's own,
     so that torch autograd follows Burn's rule at the table's points. ``max``/``min`` need none:
-    their entries take the element the method chose, so torch autograd already follows Burn."""
+    their entries take the element the method chose, so torch autograd already follows Burn.
+    Built once (callers must not change the dict)."""
     kernels: dict[str, Callable] = {"leaky_relu": _leaky_forward}
     for family in ("scatter", "select_assign", "scatter_nd"):
         for kind in ("max", "min", "mul"):

@@ -152,13 +152,32 @@ def argument_names(fn, count: int, given=None) -> list[str]:
     ``given`` (a sequence of names) or ``fn``'s positional parameters (``args[k]`` past a
     ``*args``), ``"input i"`` where neither says. Raises ValueError when ``given`` has the
     wrong length."""
-    import inspect
-
     if given is not None:
         given = list(given)
         if len(given) != count:
             raise ValueError(f"names: {len(given)} names for {count} inputs")
         return [f"{n} (input {i})" for i, n in enumerate(given)]
+    code = getattr(fn, "__code__", None)
+    if code is not None and not hasattr(fn, "__wrapped__"):
+        return list(_names_of_code(code, fn, count))
+    return _names_of(fn, count)
+
+
+_NAME_CACHE: dict = {}
+
+
+def _names_of_code(code, fn, count: int) -> tuple:
+    key = (code, count)
+    if key not in _NAME_CACHE:
+        if len(_NAME_CACHE) > 1024:
+            _NAME_CACHE.clear()
+        _NAME_CACHE[key] = tuple(_names_of(fn, count))
+    return _NAME_CACHE[key]
+
+
+def _names_of(fn, count: int) -> list[str]:
+    import inspect
+
     try:
         params = list(inspect.signature(fn).parameters.values())
     except (TypeError, ValueError):

@@ -19,6 +19,7 @@ rule of Burn's table (:mod:`burn_torch.testing.burn_rules`) does.
 """
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 from typing import Callable, Sequence
@@ -107,17 +108,28 @@ def random_direction(inputs: list[Input], seed: int, relative: bool = False) -> 
     """A standard-normal step per distinct leaf, from ``numpy.random.default_rng([seed, 1])``
     (independent of the loss weights, which use ``default_rng(seed)``); ``relative``: each entry
     scaled by ``max(1, |x|)``."""
-    rng = np.random.default_rng([seed, 1])
     direction: Direction = {}
+    leaves = []
     for inp in inputs:
         key = id(inp.tensor)
         if inp.leaf and key not in direction:
-            base = inp.storage
-            v = torch.from_numpy(rng.standard_normal(tuple(base.shape))).to(base)
-            if relative:
-                v = v * base.abs().nan_to_num(nan=1.0, posinf=1.0).clamp_min(1.0)
-            direction[key] = v
+            direction[key] = None
+            leaves.append((key, inp.storage))
+    steps = _normal_steps(seed, tuple((tuple(b.shape), b.dtype) for _, b in leaves))
+    for (key, base), v in zip(leaves, steps):
+        v = v.to(base.device)
+        if relative:
+            v = v * base.abs().nan_to_num(nan=1.0, posinf=1.0).clamp_min(1.0)
+        direction[key] = v
     return direction
+
+
+@functools.lru_cache(maxsize=256)
+def _normal_steps(seed: int, specs: tuple) -> tuple:
+    """Standard-normal tensors of the given ``(shape, dtype)``s from ``default_rng([seed, 1])``
+    (cached; never written to)."""
+    rng = np.random.default_rng([seed, 1])
+    return tuple(torch.from_numpy(rng.standard_normal(shape)).to(dtype) for shape, dtype in specs)
 
 
 def _directional_derivative(inputs: list[Input], grads, direction: Direction) -> tuple[float, float]:

@@ -67,11 +67,12 @@ def torch_oracle_mode(burn_rules: bool = True) -> Iterator[None]:
     """
     saved_switch = recorder._set_grad
     own = {name: Tensor.__dict__.get(name) for name in _CUTS}
-    kernels = {name: OPS[name].forward for name in oracle_kernels()} if burn_rules else {}
+    twins = oracle_kernels() if burn_rules else {}
+    kernels = {name: OPS[name].forward for name in twins}
     recorder._set_grad = _keep_grad_mode
     for name, when in _CUTS.items():
         setattr(Tensor, name, _cutting(getattr(Tensor, name), when))
-    for name, twin in (oracle_kernels().items() if burn_rules else ()):
+    for name, twin in twins.items():
         OPS[name].forward = twin
     try:
         with torch.enable_grad():

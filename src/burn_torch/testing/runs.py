@@ -8,6 +8,7 @@ ones), then ``loss.backward()`` and ``leaf.grad(grads)`` for every leaf argument
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
@@ -64,20 +65,29 @@ def loss_weights(outs: Sequence, loss: str, seed: int) -> list[torch.Tensor | No
     one Float output."""
     if loss not in LOSSES:
         raise ValueError(f"loss must be one of {LOSSES}, got {loss!r}")
-    rng = np.random.default_rng(seed)
-    ws = []
-    for o in outs:
-        d = o.to_torch() if isinstance(o, Tensor) else o
-        if not d.is_floating_point():
-            ws.append(None)
-        elif loss == "weighted":
-            ws.append(torch.from_numpy(rng.standard_normal(tuple(d.shape))).to(d.dtype).to(d.device))
-        else:
-            ws.append(torch.ones_like(d))
+    datas = [o.to_torch() if isinstance(o, Tensor) else o for o in outs]
+    specs = tuple((tuple(d.shape), d.dtype, d.device) for d in datas)
+    ws = list(_weights(specs, loss, seed))
     floats = sum(w is not None for w in ws)
     if loss == "direct" and floats != 1:
         raise ValueError(f"loss='direct' needs exactly one Float output, got {floats}")
     return ws
+
+
+@functools.lru_cache(maxsize=256)
+def _weights(specs: tuple, loss: str, seed: int) -> tuple:
+    """The loss weights per output spec ``(shape, dtype, device)`` (cached: the same for the
+    same outputs and seed; never written to)."""
+    rng = np.random.default_rng(seed)
+    ws = []
+    for shape, dtype, device in specs:
+        if not dtype.is_floating_point:
+            ws.append(None)
+        elif loss == "weighted":
+            ws.append(torch.from_numpy(rng.standard_normal(shape)).to(dtype).to(device))
+        else:
+            ws.append(torch.ones(shape, dtype=dtype, device=device))
+    return tuple(ws)
 
 
 def leaf_ids(root: Tensor | None) -> set[int]:
