@@ -214,3 +214,21 @@ def test_module_gradient_mismatch_is_reported_under_the_torch_parameter_name():
         assert_module_matches_torch(burn, BiasGradientDoubled(4, 2), X.astype(np.float32))
     assert "gradient of parameter bias" in str(err.value)
     assert "gradient of parameter weight" not in str(err.value)
+
+
+# -- full Jacobian -------------------------------------------------------------------------------
+def test_full_jacobian_mode_passes_correct_code():
+    assert_matches_torch(lambda x, w: (x @ w).tanh(), lambda x, w: (x @ w).tanh(), X[:2], W,
+                         jacobian=True)
+
+
+def test_full_jacobian_mode_names_the_worst_entry():
+    op = defop("kit_ref_jac", torch.tanh, MEMORY, vjp=(vjp(lambda g, s: g * (1 - s.out.square()) * 1.5, "out"),))
+    try:
+        with pytest.raises(AssertionError) as err:
+            assert_matches_torch(lambda x: apply1(op, x), torch.tanh, X[:1], jacobian=True,
+                                 rtol=1, atol=1)
+    finally:
+        del OPS["kit_ref_jac"]
+    assert "full Jacobian: 4 entries differ from finite differences; worst d output 0[0, " in str(err.value)
+    assert "/ d x (input 0)[0, " in str(err.value)

@@ -19,7 +19,8 @@ from ..autodiff.strategy import GradientCheckpointingStrategy as Strategy
 from ..tensor import Tensor
 from .inputs import Input, argument_names, oracle_copies, outputs_of, prepare_all, widened
 from .localise import first_disagreeing_step
-from .numeric import EPS, FiniteDifferences, directional_mismatch, partial_derivatives
+from .numeric import (EPS, FiniteDifferences, directional_mismatch, jacobian_mismatch,
+                      partial_derivatives)
 from .oracle import torch_oracle_mode
 from .report import difference, truth_difference
 from .runs import BOTH, LOSSES, Failures, burn_run, burn_runs
@@ -78,18 +79,21 @@ def is_low_precision(inputs: list[Input]) -> bool:
 
 def numeric_mismatch(fn: Callable, inputs: list[Input], base, loss: str, seed: int,
                      fd: FiniteDifferences, names: Sequence[str], notes: list[str],
-                     failures: Failures) -> str | None:
+                     failures: Failures, jacobian: bool = False) -> str | None:
     """The directional finite-difference check, always in float64: ``base`` (the Burn run) is
     reused when every float argument and output is float64; otherwise ``fn`` runs once more on
     float64 copies of the arguments and that run's gradients are checked. Skipped (with a note)
     when an output of the float64 run is not float64 (the function rounds through a lower
-    precision)."""
+    precision). ``jacobian``: the full-Jacobian check
+    (:func:`~burn_torch.testing.numeric.jacobian_mismatch`) instead of the directional one."""
     if is_low_precision(inputs) or any(o.to_torch().dtype in LOW_PRECISION for o in base.outputs):
         inputs = widened(inputs)
         base = burn_run(fn, inputs, loss, seed, failures, names)
     if any(o.to_torch().dtype in LOW_PRECISION for o in base.outputs):
         notes.append("finite differences skipped: an output is not float64 on float64 inputs")
         return None
+    if jacobian:
+        return jacobian_mismatch(fn, inputs, fd, names)
     return directional_mismatch(fn, inputs, base.weights, base.grads, seed, fd, names, notes)
 
 
@@ -98,7 +102,7 @@ def assert_grads_match_torch(fn: Callable, *inputs, rtol: float | None = None,
                              seed: int = 0, numeric: bool = True,
                              strategies: Sequence[Strategy] = BOTH, burn_rules: bool = True,
                              fd: FiniteDifferences | None = None, slack: float = 1.0,
-                             names: Sequence[str] | None = None) -> GradCheck:
+                             names: Sequence[str] | None = None, jacobian: bool = False) -> GradCheck:
     """The op-table oracle: asserts ``fn``'s outputs and every leaf argument's gradient equal
     torch autograd's over the same kernels, and (``numeric``) finite differences along a random
     direction.
@@ -126,7 +130,10 @@ def assert_grads_match_torch(fn: Callable, *inputs, rtol: float | None = None,
     (ties, kinks, jumps: the one-sided differences disagree) the check is inconclusive and a note
     says so (``GradCheck.notes``). Pass ``numeric=False`` in functions that cut the graph on
     purpose (``detach``...) and where Burn's rule is not a derivative (rows of Burn's table
-    with ``numeric=False``: scatter ties, MUL with repeated indices).
+    with ``numeric=False``: scatter ties, MUL with repeated indices). ``jacobian=True`` replaces
+    the directional difference by the full Jacobian, entry by entry (as
+    ``torch.autograd.gradcheck``; one backward per output element and two runs per input
+    element: small inputs only).
 
     Reports name arguments by ``fn``'s parameter names (or ``names``) and, when a gradient
     differs, the first recorded op whose rule disagrees with torch autograd of its own kernel
@@ -164,7 +171,7 @@ def assert_grads_match_torch(fn: Callable, *inputs, rtol: float | None = None,
     notes: list[str] = []
     if numeric:
         failures.check(numeric_mismatch(fn, prepared, run, loss, seed, fd or FiniteDifferences(),
-                                        labels, notes, failures))
+                                        labels, notes, failures, jacobian))
     failures.raise_if_any(
         lambda: first_disagreeing_step(fn, prepared, run.weights, burn_rules) if grad_failed else None)
     return GradCheck(run.outputs, run.grads, notes)

@@ -27,7 +27,9 @@ from typing import Callable, Sequence
 import numpy as np
 import torch
 
+from ..autodiff.recorder import wrap
 from .inputs import Input, outputs_of, untracked_copies
+from .report import index_of
 
 Direction = dict[int, torch.Tensor]
 Weights = Sequence[torch.Tensor | None]  # per output: its loss weight, None for non-Float outputs
@@ -237,3 +239,75 @@ def directional_mismatch(fn: Callable, inputs: list[Input], weights: Weights, gr
         if alone:
             line += "; along its own part of v: " + "; ".join(alone)
     return line
+
+
+def jacobian_mismatch(fn: Callable, inputs: list[Input], fd: FiniteDifferences | None = None,
+                      names: Sequence[str] | None = None) -> str | None:
+    """The full-Jacobian check (as ``torch.autograd.gradcheck``), on float64 ``inputs``: every
+    entry ``d out_k[i] / d x[j]`` of burn_torch's Jacobian (one backward per output element)
+    against the float64 central difference along ``x[j]`` (two runs of ``fn`` per input element,
+    the step relative to ``max(1, |x_j|)`` when ``fd.relative``). Returns None when every entry
+    is within ``fd.rtol * |numeric| + fd.atol`` plus the rounding error of the difference (or
+    not finite), otherwise one line with the count and the worst entry (output, its index, the
+    argument, its index, both values)."""
+    fd = fd or FiniteDifferences()
+    base = outputs_of(fn(*untracked_copies(inputs, {})))
+    floats = [k for k, o in enumerate(base) if o.to_torch().is_floating_point()]
+    leaves, seen = [], set()
+    for i, inp in enumerate(inputs):
+        if inp.leaf and id(inp.tensor) not in seen:
+            seen.add(id(inp.tensor))
+            leaves.append((i, inp))
+    numeric = {i: _numeric_jacobian(fn, inputs, inp, floats, fd) for i, inp in leaves}
+    worst, bad = None, 0
+    for k in floats:
+        out_shape = base[k].to_torch().shape
+        for flat in range(base[k].to_torch().numel()):
+            outs = outputs_of(fn(*(inp.tensor for inp in inputs)))
+            if not outs[k].is_tracked():
+                continue
+            onehot = torch.zeros(out_shape, dtype=outs[k].to_torch().dtype)
+            onehot.view(-1)[flat] = 1.0
+            grads = (outs[k] * wrap(onehot, None)).sum().backward()
+            for i, inp in leaves:
+                g = inp.tensor.grad(grads)
+                row = torch.zeros(inp.storage.numel(), dtype=torch.float64) if g is None \
+                    else g.to_torch().double().reshape(-1)
+                col, err = numeric[i][k][0][flat], numeric[i][k][1][flat]
+                diff = (row - col).abs()
+                over = (diff > fd.rtol * col.abs() + fd.atol + err) & col.isfinite()
+                bad += int(over.sum())
+                if over.any():
+                    j = int((diff * over).argmax())
+                    if worst is None or diff[j] > worst[0]:
+                        worst = (float(diff[j]), k, flat, out_shape, i, j, inp, float(row[j]),
+                                 float(col[j]))
+    if worst is None:
+        return None
+    diff, k, flat, out_shape, i, j, inp, b, n = worst
+    name = names[i] if names is not None else f"input {i}"
+    return (f"full Jacobian: {bad} entries differ from finite differences; worst d output {k}"
+            f"{index_of(flat, out_shape)} / d {name}{index_of(j, inp.storage.shape)}: burn "
+            f"{b:.10g}, numeric {n:.10g} (diff {diff:.3g})")
+
+
+def _numeric_jacobian(fn, inputs, leaf: Input, floats: list[int], fd: FiniteDifferences) -> dict:
+    """Per Float output ``k``: ``(J, E)``, ``J[i, j] = d out_k[i] / d leaf[j]`` by central
+    differences and ``E`` its rounding error bound (two runs of ``fn`` per element of leaf)."""
+    x = leaf.storage
+    cols: dict[int, list] = {k: [] for k in floats}
+    errs: dict[int, list] = {k: [] for k in floats}
+    flat_x = x.reshape(-1)
+    for j in range(x.numel()):
+        step = torch.zeros_like(x, memory_format=torch.contiguous_format)
+        h = fd.step * (max(1.0, abs(float(flat_x[j]))) if fd.relative else 1.0)
+        step.view(-1)[j] = h
+        key = id(leaf.tensor)
+        up = outputs_of(fn(*untracked_copies(inputs, {key: x + step})))
+        down = outputs_of(fn(*untracked_copies(inputs, {key: x - step})))
+        for k in floats:
+            u = up[k].to_torch().double().reshape(-1)
+            d = down[k].to_torch().double().reshape(-1)
+            cols[k].append((u - d) / (2 * h))
+            errs[k].append(_ROUNDOFF * (u.abs() + d.abs()) / (2 * h))
+    return {k: (torch.stack(cols[k], 1), torch.stack(errs[k], 1)) for k in floats}

@@ -128,7 +128,8 @@ def assert_matches_torch(burn_fn: Callable, torch_fn: Callable, *inputs,
                          loss: str = "weighted", seed: int = 0, numeric: bool = True,
                          strategies: Sequence[Strategy] = BOTH, slack: float = 1.0,
                          fd: FiniteDifferences | None = None,
-                         names: Sequence[str] | None = None, localise: bool = True) -> GradCheck:
+                         names: Sequence[str] | None = None, localise: bool = True,
+                         jacobian: bool = False) -> GradCheck:
     """Asserts ``burn_fn`` (burn_torch Tensors in, a Tensor or a tuple out) computes what the
     user's ``torch_fn`` (torch tensors in, a torch tensor or tuple out; plain torch,
     ``torch.nn.functional``, a ``torch.nn.Module`` call) computes on the same inputs: every
@@ -143,7 +144,8 @@ def assert_matches_torch(burn_fn: Callable, torch_fn: Callable, *inputs,
     ``torch_fn`` also runs on float64 copies: a value outside the tolerances passes when
     burn_torch's worst error against that float64 truth is at most ``slack`` times torch's. A
     gradient one side does not produce is reported "missing" (zeros on the other side pass).
-    ``numeric``: the float64 finite-difference check of :func:`numeric_mismatch` too.
+    ``numeric``: the float64 finite-difference check of :func:`numeric_mismatch` too (the full
+    Jacobian, entry by entry, with ``jacobian=True``).
 
     Reports name arguments by ``burn_fn``'s parameters (or ``names``) and, where a gradient
     differs and ``localise``, the first op whose rule disagrees with torch autograd (when none
@@ -176,7 +178,7 @@ def assert_matches_torch(burn_fn: Callable, torch_fn: Callable, *inputs,
     notes: list[str] = []
     if numeric:
         failures.check(numeric_mismatch(burn_fn, prepared, run, loss, seed,
-                                        fd or FiniteDifferences(), labels, notes, failures))
+                                        fd or FiniteDifferences(), labels, notes, failures, jacobian))
     failures.raise_if_any(
         lambda: first_disagreeing_step(burn_fn, prepared) if grad_failed and localise else None)
     return GradCheck(run.outputs, run.grads, notes)
