@@ -382,3 +382,9 @@ def test_hypothesis_prints_the_drawn_array():
     with pytest.raises(AssertionError) as err:
         check()
     assert "a=array([" in "\n".join(getattr(err.value, "__notes__", []))
+
+
+def test_oracle_reports_a_gradient_burn_does_not_produce_as_missing():
+    with throwaway_op("kit_no_rule", torch.add, PASS, None, inputs=("a", "b")) as op:
+        with pytest.raises(AssertionError, match=r"gradient of b \(input 1\): missing in burn_torch"):
+            assert_grads_match_torch(lambda a, b: apply2(op, a, b), X, Y, numeric=False)

@@ -22,7 +22,7 @@ from .localise import first_disagreeing_step
 from .numeric import (EPS, FiniteDifferences, directional_mismatch, jacobian_mismatch,
                       partial_derivatives)
 from .oracle import torch_oracle_mode
-from .report import difference, truth_difference
+from .report import difference, gradient_difference, truth_difference
 from .runs import BOTH, LOSSES, Failures, burn_run, burn_runs
 
 __all__ = ["GradCheck", "assert_grads_match_torch", "check_grads_numerically", "LOSSES",
@@ -112,8 +112,8 @@ def assert_grads_match_torch(fn: Callable, *inputs, rtol: float | None = None,
     (DISABLED and BALANCED by default; their outputs and gradients must be bit-equal; ``()``
     runs the arguments as given) and once in torch-oracle mode (:func:`torch_oracle_mode`, with
     the twins of Burn's table where ``burn_rules``), with ``torch.autograd.grad`` of the same
-    loss as the reference. A gradient Burn does not produce (unreached leaf) counts as zeros,
-    as does one torch does not. Tolerances default by dtype (``report.DEFAULT_TOLERANCES``).
+    loss as the reference. A gradient one side does not produce is reported "missing" unless the
+    other side's is all zeros. Tolerances default by dtype (``report.DEFAULT_TOLERANCES``).
     For float32, float16 and bfloat16 arguments the oracle also runs on float64 copies: a value
     outside the tolerances passes when burn_torch is at most ``slack`` times as far from that
     float64 truth as torch.
@@ -163,9 +163,9 @@ def assert_grads_match_torch(fn: Callable, *inputs, rtol: float | None = None,
                            "mode (a kernel ran with torch autograd off outside the recorder?)")
     for i, (inp, g, ref) in enumerate(zip(prepared, run.grads, ref_grads)):
         if inp.leaf:
-            t = truth[1][i] if truth is not None else None
-            line = _compare(f"gradient of {labels[i]}", grad_or_zeros(g, inp), grad_or_zeros(ref, inp),
-                            None if t is None else grad_or_zeros(t, inp).double(), rtol, atol, slack)
+            t = None if truth is None else grad_or_zeros(truth[1][i], inp).double()
+            line = gradient_difference(f"gradient of {labels[i]}", g, ref, inp.storage, t, rtol,
+                                       atol, slack)
             grad_failed |= line is not None
             failures.check(line)
     notes: list[str] = []

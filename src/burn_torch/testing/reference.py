@@ -30,7 +30,7 @@ from .grads import GradCheck, is_low_precision, numeric_mismatch
 from .inputs import Input, argument_names, prepare_all
 from .localise import first_disagreeing_step
 from .numeric import FiniteDifferences
-from .report import difference, truth_difference
+from .report import difference, gradient_difference as _grad_line, truth_difference
 from .runs import BOTH, Failures, burn_runs
 
 __all__ = ["assert_matches_torch", "assert_module_matches_torch"]
@@ -84,34 +84,6 @@ def _torch_run(torch_fn: Callable, inputs: list[Input], weights, float64: bool =
                  else torch.autograd.grad(root, wanted, allow_unused=True))
     per_input = [next(found) if leaf is not None else None for leaf in leaves]
     return [o.detach() for o in outs], per_input, list(found)
-
-
-def _grad_line(what: str, burn, ref, like: torch.Tensor, truth, rtol, atol, slack) -> str | None:
-    """Compares one gradient; a gradient one side lacks is "missing" (a failure unless the other
-    side's is all zeros)."""
-    if burn is None and ref is None:
-        return None
-    if burn is None or ref is None:
-        present = ref if burn is None else burn
-        present = present.to_torch() if isinstance(present, Tensor) else present
-        if not bool((present != 0).any()):
-            return None
-        side, other = ("burn_torch", "torch") if burn is None else ("torch", "burn_torch")
-        nz = (present != 0).flatten().nonzero()
-        i = int(nz[0])
-        from .report import index_of
-        return (f"{what}: missing in {side} (no gradient, not zeros), {other} has "
-                f"{nz.numel()} nonzero elements, first at {index_of(i, present.shape)} "
-                f"({present.flatten()[i].item():.6g})")
-    b = burn.to_torch() if isinstance(burn, Tensor) else burn
-    line = difference(what, b, ref, rtol, atol, "torch")
-    if line is None or truth is None or not b.is_floating_point():
-        return line
-    return truth_difference(what, b, ref, grad_or_zeros_t(truth, like).double(), rtol, atol, slack)
-
-
-def grad_or_zeros_t(g, like: torch.Tensor) -> torch.Tensor:
-    return torch.zeros_like(like, dtype=torch.float64) if g is None else g
 
 
 def _out_line(i, o: torch.Tensor, r: torch.Tensor, t, rtol, atol, slack) -> str | None:
@@ -171,8 +143,9 @@ def assert_matches_torch(burn_fn: Callable, torch_fn: Callable, *inputs,
     for i, (inp, g, r) in enumerate(zip(prepared, run.grads, ref_grads)):
         if inp.leaf:
             t = truth[1][i] if truth is not None else None
-            line = _grad_line(f"gradient of {labels[i]}", g, r, inp.storage,
-                              None if truth is None else t, rtol, atol, slack)
+            if truth is not None and t is None:
+                t = torch.zeros_like(inp.storage, dtype=torch.float64)
+            line = _grad_line(f"gradient of {labels[i]}", g, r, inp.storage, t, rtol, atol, slack)
             grad_failed |= line is not None
             failures.check(line)
     notes: list[str] = []

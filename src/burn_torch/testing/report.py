@@ -123,3 +123,30 @@ def truth_difference(what: str, got: torch.Tensor, ref: torch.Tensor, truth: tor
             f"{ref_err:.3g}, slack {slack:g}) and outside rtol={rtol:g}, atol={atol:g} at "
             f"{_index(i, got.shape)} (burn {g[i].item():.6g}, {reference} {r:.6g}, float64 "
             f"{t[i].item():.6g})")
+
+
+def gradient_difference(what: str, burn, ref, like: torch.Tensor, truth, rtol=None, atol=None,
+                        slack: float = 1.0) -> str | None:
+    """Compares one gradient (``burn``: a burn_torch Tensor or torch tensor, ``ref``: torch's;
+    either None when that side produced none). A gradient one side lacks is reported "missing"
+    (not zeros), unless the other side's is all zeros; present on both sides, :func:`difference`,
+    then :func:`truth_difference` against ``truth`` (float64, None for no truth check; None
+    there means zeros of ``like``'s shape)."""
+    as_torch = (lambda g: g.to_torch() if hasattr(g, "to_torch") else g)
+    if burn is None and ref is None:
+        return None
+    if burn is None or ref is None:
+        present = as_torch(ref if burn is None else burn)
+        nonzero = (present != 0).flatten().nonzero()
+        if nonzero.numel() == 0:
+            return None
+        side, other = ("burn_torch", "torch") if burn is None else ("torch", "burn_torch")
+        i = int(nonzero[0])
+        return (f"{what}: missing in {side} (no gradient, not zeros), {other} has "
+                f"{nonzero.numel()} nonzero elements, first at {_index(i, present.shape)} "
+                f"({present.flatten()[i].item():.6g})")
+    b = as_torch(burn)
+    line = difference(what, b, ref, rtol, atol, "torch")
+    if line is None or truth is None or not b.is_floating_point():
+        return line
+    return truth_difference(what, b, ref, truth.double(), rtol, atol, slack)
