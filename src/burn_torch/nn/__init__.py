@@ -24,6 +24,9 @@ from ..functional.activation import *  # noqa: F401,F403  (re-exports burn_torch
 from ..functional.activation import __all__ as _activations
 from .activation_modules import (ActivationConfig, Gelu, LeakyRelu, LeakyReluConfig, PRelu,
                                  PReluConfig, Relu, Sigmoid, Tanh)
+from .activation_layers import *  # noqa: F401,F403  (Celu, Elu, ..., SwiGlu and their configs)
+from .activation_layers import __all__ as _activation_layers
+from .identity import Identity
 from .attention import MhaInput, MhaOutput, MultiHeadAttention, MultiHeadAttentionConfig
 from .conv import (Conv1d, Conv1dConfig, Conv2d, Conv2dConfig, ConvTranspose2d,
                    ConvTranspose2dConfig)
@@ -54,5 +57,5 @@ __all__ = [
     "TransformerEncoderInput", "TransformerEncoderLayer", "PositionWiseFeedForward",
     "PositionWiseFeedForwardConfig", "Lstm", "LstmConfig", "LstmState", "GateController",
     "MseLoss", "CrossEntropyLoss", "CrossEntropyLossConfig", "BinaryCrossEntropyLoss",
-    "BinaryCrossEntropyLossConfig", "HuberLoss", "HuberLossConfig", "Reduction", *_activations,
+    "BinaryCrossEntropyLossConfig", "HuberLoss", "HuberLossConfig", "Reduction", "Identity", *_activation_layers, *_activations,
 ]
