@@ -38,6 +38,8 @@ from .loss import (BinaryCrossEntropyLoss, BinaryCrossEntropyLossConfig, CrossEn
                    CrossEntropyLossConfig, HuberLoss, HuberLossConfig, MseLoss, Reduction)
 from .lstm import GateController, Lstm, LstmConfig, LstmState
 from .norm import BatchNorm, BatchNormConfig, GroupNorm, GroupNormConfig, LayerNorm, LayerNormConfig
+from .norm_layers import (InstanceNorm, InstanceNormConfig, LocalResponseNorm,
+                          LocalResponseNormConfig, RmsNorm, RmsNormConfig)
 from .padding import PaddingConfig1d, PaddingConfig2d
 from .pool import (AdaptiveAvgPool2d, AdaptiveAvgPool2dConfig, AvgPool2d, AvgPool2dConfig,
                    MaxPool2d, MaxPool2dConfig)
@@ -57,5 +59,6 @@ __all__ = [
     "TransformerEncoderInput", "TransformerEncoderLayer", "PositionWiseFeedForward",
     "PositionWiseFeedForwardConfig", "Lstm", "LstmConfig", "LstmState", "GateController",
     "MseLoss", "CrossEntropyLoss", "CrossEntropyLossConfig", "BinaryCrossEntropyLoss",
-    "BinaryCrossEntropyLossConfig", "HuberLoss", "HuberLossConfig", "Reduction", "Identity", *_activation_layers, *_activations,
+    "BinaryCrossEntropyLossConfig", "HuberLoss", "HuberLossConfig", "Reduction", "Identity", "InstanceNorm", "InstanceNormConfig",
+    "LocalResponseNorm", "LocalResponseNormConfig", "RmsNorm", "RmsNormConfig", *_activation_layers, *_activations,
 ]
