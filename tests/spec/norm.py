@@ -1,7 +1,6 @@
 """Spec rows: normalisations (``ops/norm.py``), each one op with a fused backward, through
 ``burn_torch.module_ops``, against references written with plain torch (Burn's formulas:
 biased variance, epsilon inside the square root)."""
-import torch
 
 from burn_torch import module_ops as mo
 from spec import F, Row

@@ -36,6 +36,11 @@ from .initializer import Initializer
 from .linear import Linear, LinearConfig
 from .loss import (BinaryCrossEntropyLoss, BinaryCrossEntropyLossConfig, CrossEntropyLoss,
                    CrossEntropyLossConfig, HuberLoss, HuberLossConfig, MseLoss, Reduction)
+from .losses import *  # noqa: F401,F403  (CTCLoss, CosineEmbeddingLoss, ..., TripletMarginLoss)
+from .losses import __all__ as _losses
+from .distance import (CosineSimilarity, CosineSimilarityConfig, PairwiseDistance,
+                       PairwiseDistanceConfig)
+from .noise import GaussianNoise, GaussianNoiseConfig
 from .lstm import GateController, Lstm, LstmConfig, LstmState
 from .norm import BatchNorm, BatchNormConfig, GroupNorm, GroupNormConfig, LayerNorm, LayerNormConfig
 from .norm_layers import (InstanceNorm, InstanceNormConfig, LocalResponseNorm,
@@ -60,5 +65,7 @@ __all__ = [
     "PositionWiseFeedForwardConfig", "Lstm", "LstmConfig", "LstmState", "GateController",
     "MseLoss", "CrossEntropyLoss", "CrossEntropyLossConfig", "BinaryCrossEntropyLoss",
     "BinaryCrossEntropyLossConfig", "HuberLoss", "HuberLossConfig", "Reduction", "Identity", "InstanceNorm", "InstanceNormConfig",
-    "LocalResponseNorm", "LocalResponseNormConfig", "RmsNorm", "RmsNormConfig", *_activation_layers, *_activations,
+    "LocalResponseNorm", "LocalResponseNormConfig", "RmsNorm", "RmsNormConfig",
+    "CosineSimilarity", "CosineSimilarityConfig", "PairwiseDistance", "PairwiseDistanceConfig",
+    "GaussianNoise", "GaussianNoiseConfig", *_losses, *_activation_layers, *_activations,
 ]

@@ -4,6 +4,7 @@ are configured with. Each layer's ``forward`` is the function of ``burn_torch.ac
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from .. import validate
 from ..functional.activation import gelu, gelu_tanh, leaky_relu, prelu, relu, sigmoid, tanh
@@ -11,6 +12,11 @@ from ..device import Device
 from ..module import Config, Module, Param
 from ..tensor import Tensor
 from .initializer import Initializer
+
+if TYPE_CHECKING:  # the configs of activation_layers, which imports this module
+    from .activation_layers import (CeluConfig, EluConfig, HardShrinkConfig, HardSigmoidConfig,
+                                    ShrinkConfig, SoftplusConfig, SoftShrinkConfig, SwiGluConfig,
+                                    ThresholdedReluConfig)
 
 
 class Relu(Module):

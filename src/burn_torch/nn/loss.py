@@ -117,10 +117,9 @@ class CrossEntropyLoss(Module):
         if self.logits and self.weights is None and self.smoothing is None and not self.pad_tokens:
             return apply1(CROSS_ENTROPY, logits, (targets.to_torch(),))  # one fused step
         mask = self._padding_mask(targets)
-        outside = None
-        if mask is not None:  # padded rows are masked out: any valid index serves for them
-            outside = self._outside_classes(targets, classes)
-            targets = targets.mask_fill(mask, 0)
+        outside = None if mask is None else self._outside_classes(targets, classes)
+        if outside is not None:  # masked-out rows: any class index serves to gather them
+            targets = targets.mask_fill(outside, 0)
         log_probs = self._log_probs(logits)
         weights = None if self.weights is None else self.weights.cast(logits.dtype())
         if self.smoothing is None:
@@ -163,8 +162,8 @@ class CrossEntropyLoss(Module):
 
     @staticmethod
     def _row_weights(weights: Tensor, targets: Tensor, outside: Tensor | None) -> Tensor:
-        """Each row's class weight (``targets`` with padded rows set to 0): a padded row keeps
-        its pad class's weight, as Burn, or 0 when its pad value is not a class index."""
+        """Each row's class weight: a padded row has its pad class's weight, as Burn, or 0 when
+        its pad value is not a class index (``outside``; those rows' targets were set to 0)."""
         rows = weights.gather(0, targets)
         return rows if outside is None else rows.mask_fill(outside, 0)
 
