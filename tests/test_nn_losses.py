@@ -325,3 +325,39 @@ def test_gaussian_noise_adds_noise_only_on_an_autodiff_device():
     grads = out.sum().backward()
     assert torch.equal(xb.grad(grads).to_torch(), torch.ones_like(x))
     assert torch.equal(nn.GaussianNoiseConfig(0.0).init().forward(xb).to_torch(), x)
+
+
+# -- RNN-T: no torch kernel (torchaudio's is not a dependency): Graves' recursion node by node ----
+def _rnnt_inputs(dt):
+    return [randn(3, 4, 4, 5, dtype=dt), RNNT_TARGETS, RNNT_LOGIT_LENGTHS, RNNT_TARGET_LENGTHS]
+
+
+from spec.loss import (RNNT_LOGIT_LENGTHS, RNNT_TARGET_LENGTHS, RNNT_TARGETS,  # noqa: E402
+                       rnnt_reference)
+
+RNNT_CASES = {
+    "rnnt_per_sample": LossCase(
+        lambda x, t, tl, ul: nn.RNNTLossConfig().init().forward(x, t, tl, ul),
+        lambda x, t, tl, ul: rnnt_reference(x.log_softmax(3), t, tl, ul), _rnnt_inputs),
+    "rnnt_log_probs_sum": LossCase(
+        lambda x, t, tl, ul: nn.RNNTLossConfig(2, False).init().forward_with_reduction(
+            activation.log_softmax(x, 3), t, tl, ul, R.SUM),
+        lambda x, t, tl, ul: rnnt_reference(x.log_softmax(3), t, tl, ul, blank=2).sum(),
+        _rnnt_inputs),
+    "rnnt_mean": LossCase(
+        lambda x, t, tl, ul: nn.RNNTLossConfig().init().forward_with_reduction(x, t, tl, ul),
+        lambda x, t, tl, ul: rnnt_reference(x.log_softmax(3), t, tl, ul).mean(), _rnnt_inputs),
+}
+CASES.update(RNNT_CASES)
+
+
+@pytest.mark.parametrize("dtype, tol", DTYPES)
+@pytest.mark.parametrize("name", list(RNNT_CASES))
+def test_rnnt_loss_and_gradients_equal_graves_recursion(name, dtype, tol):
+    test_loss_and_gradients_equal_torch(name, dtype, tol)
+
+
+def test_rnnt_rejects_a_blank_outside_the_vocabulary():
+    x, t, tl, ul = (Tensor.from_data(v, CPU) for v in _rnnt_inputs(torch.float64))
+    with pytest.raises(ValueError, match="blank index"):
+        nn.RNNTLossConfig(5).init().forward(x, t, tl, ul)
