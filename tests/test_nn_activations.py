@@ -171,3 +171,34 @@ def test_activation_config_builds_each_variant(config, layer):
     assert isinstance(built, layer)
     if config.config is not None and hasattr(config.config, "alpha") and layer is nn.Elu:
         assert built.alpha == 0.3
+
+
+# -- from_torch_module converts the torch twins -----------------------------------------------------
+@pytest.mark.parametrize("make", [
+    lambda: torch.nn.ELU(0.3), lambda: torch.nn.CELU(2.0), lambda: torch.nn.SELU(),
+    lambda: torch.nn.Hardshrink(0.2), lambda: torch.nn.Softshrink(0.4), torch.nn.Hardsigmoid,
+    lambda: torch.nn.Hardtanh(-0.5, 2.0), lambda: torch.nn.Threshold(0.1, -3.0),
+    lambda: torch.nn.GLU(1), torch.nn.Hardswish, torch.nn.ReLU6, torch.nn.LogSigmoid,
+    torch.nn.Mish, torch.nn.SiLU, torch.nn.Softsign, torch.nn.Tanhshrink,
+    lambda: torch.nn.Softplus(1.5), lambda: torch.nn.RReLU().eval(),
+    lambda: torch.nn.InstanceNorm1d(4, affine=True), lambda: torch.nn.RMSNorm(6, eps=1e-6),
+    lambda: torch.nn.LocalResponseNorm(3, alpha=0.5),
+], ids=lambda m: "")
+def test_from_torch_module_converts_the_torch_twin(make):
+    from burn_torch.compat import from_torch_module
+    reference = make()
+    for p in reference.parameters():
+        torch.nn.init.normal_(p)
+    x = randn(2, 4, 6) * 2
+    layer = from_torch_module(reference, CPU)
+    close(layer.forward(Tensor.from_data(x, CPU)).to_torch(), reference(x), 1e-5)
+
+
+@pytest.mark.parametrize("make", [lambda: torch.nn.LocalResponseNorm(2),
+                                  lambda: torch.nn.InstanceNorm2d(3, track_running_stats=True),
+                                  lambda: torch.nn.Softplus(threshold=5)],
+                         ids=["lrn_even", "instance_norm_running_stats", "softplus_threshold"])
+def test_from_torch_module_refuses_settings_burn_computes_differently(make):
+    from burn_torch.compat import from_torch_module
+    with pytest.raises(ValueError, match="no burn_torch counterpart"):
+        from_torch_module(make(), CPU)
