@@ -131,3 +131,24 @@ def test_local_response_norm_rejects_rank_below_3():
 def test_instance_norm_rejects_wrong_channel_count():
     with pytest.raises(ValueError, match="num_channels|4"):
         nn.InstanceNormConfig(4).init(CPU).forward(Tensor.from_data(torch.zeros(2, 3, 5), CPU))
+
+
+@pytest.mark.parametrize("config, layer, features", [
+    (nn.NormalizationConfig.identity(), nn.Identity, 0),
+    (nn.NormalizationConfig.batch(nn.BatchNormConfig(0)), nn.BatchNorm, 6),
+    (nn.NormalizationConfig.group(nn.GroupNormConfig(2, 0)), nn.GroupNorm, 6),
+    (nn.NormalizationConfig.instance(nn.InstanceNormConfig(0)), nn.InstanceNorm, 6),
+    (nn.NormalizationConfig.layer(nn.LayerNormConfig(0)), nn.LayerNorm, 6),
+    (nn.NormalizationConfig.rms(nn.RmsNormConfig(0)), nn.RmsNorm, 6),
+], ids=lambda v: getattr(v, "kind", ""))
+def test_normalization_config_resizes_and_builds_each_layer(config, layer, features):
+    sized = config.with_num_features(6)
+    assert sized.num_features() == features
+    assert isinstance(sized.init(CPU), layer)
+    if features:
+        assert [p.val().dims() for _, p in sized.init(CPU).named_params()][0] == [6]
+
+
+def test_normalization_config_refuses_another_kinds_config():
+    with pytest.raises(TypeError, match="LayerNormConfig"):
+        nn.NormalizationConfig.layer(nn.RmsNormConfig(4))

@@ -45,6 +45,7 @@ from .lstm import GateController, Lstm, LstmConfig, LstmState
 from .norm import BatchNorm, BatchNormConfig, GroupNorm, GroupNormConfig, LayerNorm, LayerNormConfig
 from .norm_layers import (InstanceNorm, InstanceNormConfig, LocalResponseNorm,
                           LocalResponseNormConfig, RmsNorm, RmsNormConfig)
+from .normalization import NormalizationConfig
 from .padding import PaddingConfig1d, PaddingConfig2d
 from .pool import (AdaptiveAvgPool2d, AdaptiveAvgPool2dConfig, AvgPool2d, AvgPool2dConfig,
                    MaxPool2d, MaxPool2dConfig)
@@ -65,7 +66,7 @@ __all__ = [
     "PositionWiseFeedForwardConfig", "Lstm", "LstmConfig", "LstmState", "GateController",
     "MseLoss", "CrossEntropyLoss", "CrossEntropyLossConfig", "BinaryCrossEntropyLoss",
     "BinaryCrossEntropyLossConfig", "HuberLoss", "HuberLossConfig", "Reduction", "Identity", "InstanceNorm", "InstanceNormConfig",
-    "LocalResponseNorm", "LocalResponseNormConfig", "RmsNorm", "RmsNormConfig",
+    "LocalResponseNorm", "LocalResponseNormConfig", "RmsNorm", "RmsNormConfig", "NormalizationConfig",
     "CosineSimilarity", "CosineSimilarityConfig", "PairwiseDistance", "PairwiseDistanceConfig",
     "GaussianNoise", "GaussianNoiseConfig", *_losses, *_activation_layers, *_activations,
 ]

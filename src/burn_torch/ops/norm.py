@@ -15,7 +15,6 @@ aten = torch.ops.aten
 _LAYER_NORM = aten.native_layer_norm.default
 _LAYER_NORM_BACKWARD = aten.native_layer_norm_backward.default
 _RMS_NORM = aten._fused_rms_norm.default
-_RMS_NORM_BACKWARD = aten._fused_rms_norm_backward.default
 _GROUP_NORM = aten.native_group_norm.default
 _GROUP_NORM_BACKWARD = aten.native_group_norm_backward.default
 
@@ -50,12 +49,10 @@ def _rms_norm_forward(datas, epsilon):
 
 
 def _rms_norm_rule(g, s, parents):
-    """torch's fused kernel on CUDA (it has no CPU kernel); elsewhere its formula:
+    """The formula of torch's fused backward kernel (which has no CPU implementation):
     ``x`` gets ``rstd * (g gamma - x rstd^2 mean(g gamma x))``, ``gamma`` gets ``sum(g x rstd)``
     over the rows (``rstd`` is the forward's ``1 / sqrt(mean(x^2) + epsilon)``, ``[..., 1]``)."""
     x, rstd = s.x, s.rstd
-    if x.device.type == "cuda":
-        return _RMS_NORM_BACKWARD(g, x, [x.shape[-1]], rstd, s.gamma, _tracked(parents))
     gx = gg = None
     if parents[0] is not None:
         gy = g * s.gamma
