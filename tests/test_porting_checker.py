@@ -112,6 +112,13 @@ EXPECTED = {
         (37, 29, "load_state_dict"),
     ],
     "clean.py": [],
+    "layers_and_losses.py": [
+        (6, 40, "hard_sigmoid_default_slope"),
+        (6, 58, "rms_norm_epsilon"),
+        (7, 7, "local_response_norm_even_size"),
+        (8, 13, "kl_div_batch_mean"),
+        (12, 10, "cross_entropy_ignore_index"),
+    ],
 }
 
 

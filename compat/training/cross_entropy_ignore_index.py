@@ -4,41 +4,47 @@ import torch.nn.functional as F
 
 from burn_torch import Device, nn
 from burn_torch.compat import from_torch
-from burn_torch.compat.entry import Raises
 
 ID = "cross_entropy_ignore_index"
-TITLE = "`ignore_index` is `pad_tokens`, and nothing is ignored by default"
+TITLE = "`ignore_index` is `pad_tokens`, and padded rows still count in the mean"
 CATEGORY = "training"
-SEVERITY = "loud"
-DETECTORS = ()
-WHAT = "CrossEntropyLossConfig has no ignore_index; pad_tokens lists the ignored classes (none by default)"
-WHY = """Burn's `CrossEntropyLossConfig` names the ignored target classes `pad_tokens` (a list:
-several may be ignored) and ignores none by default. PyTorch's `ignore_index` defaults to
-`-100`, so PyTorch code may mark padding with `-100` without ever setting it; in burn_torch a
-target of `-100` is not a class index. Map such targets to a real padding class and list it in
-`pad_tokens`."""
-RECIPE = "nn.CrossEntropyLossConfig(pad_tokens=(PAD,)).init(device); targets use PAD where torch used -100"
+SEVERITY = "silent"
+DETECTORS = ("cross_entropy_ignore_index_call",)
+WHAT = "pad_tokens lists ignored targets (none by default); padded rows count in the mean, unlike ignore_index"
+WHY = """Burn's `CrossEntropyLossConfig` names the ignored target values `pad_tokens` (a list:
+several may be ignored; burn_torch accepts any integer, `-1` or `-100` included) and ignores
+none by default, where PyTorch's `ignore_index` defaults to `-100`. A padded row adds 0 to the
+loss but, as in Burn, still counts in the denominator of the mean (with class weights, the sum
+of every row's class weight), where PyTorch divides by the rows it kept. With padding, the loss
+(and every gradient) is smaller by the fraction of rows padded; the ratio changes from batch to
+batch."""
+RECIPE = ("nn.CrossEntropyLossConfig(pad_tokens=(-100,)); multiply by rows / kept rows for "
+          "PyTorch's value")
 
 
 def torch_side():
-    logits, targets = torch.randn(4, 3, generator=torch.Generator().manual_seed(0)), torch.tensor([0, 2, 1, 0])
-    loss = F.cross_entropy(logits, targets, ignore_index=0)
+    logits, targets = torch.randn(4, 3, generator=torch.Generator().manual_seed(0)), torch.tensor([-100, 2, 1, -100])
+    loss = F.cross_entropy(logits, targets)
     round(loss.item(), 4)
 
 
 def burn_literal():
     logits = from_torch(torch.randn(4, 3, generator=torch.Generator().manual_seed(0)), Device.cpu())
-    targets = from_torch(torch.tensor([0, 2, 1, 0]), Device.cpu())
-    loss_fn = nn.CrossEntropyLossConfig(ignore_index=0).init(Device.cpu())
+    targets = from_torch(torch.tensor([-100, 2, 1, -100]), Device.cpu())
+    loss_fn = nn.CrossEntropyLossConfig(pad_tokens=(-100,)).init(Device.cpu())
+    loss = loss_fn.forward(logits, targets)
+    round(loss.into_scalar(), 4)
 
 
 def burn_side():
     logits = from_torch(torch.randn(4, 3, generator=torch.Generator().manual_seed(0)), Device.cpu())
-    targets = from_torch(torch.tensor([0, 2, 1, 0]), Device.cpu())
-    loss_fn = nn.CrossEntropyLossConfig(pad_tokens=(0,)).init(Device.cpu())
-    round(loss_fn.forward(logits, targets).into_scalar(), 4)
+    targets = from_torch(torch.tensor([-100, 2, 1, -100]), Device.cpu())
+    loss_fn = nn.CrossEntropyLossConfig(pad_tokens=(-100,)).init(Device.cpu())
+    loss = loss_fn.forward(logits, targets)
+    kept = targets.not_equal_elem(-100).int().sum().into_scalar()
+    round(loss.into_scalar() * 4 / kept, 4)
 
 
 TORCH = {"round(loss.item(), 4)": 1.4364}
-LITERAL = Raises(TypeError, "unexpected keyword argument 'ignore_index'")
-BURN = {"round(loss_fn.forward(logits, targets).into_scalar(), 4)": 1.4364}
+LITERAL = {"round(loss.into_scalar(), 4)": 0.7182}
+BURN = {"round(loss.into_scalar() * 4 / kept, 4)": 1.4364}

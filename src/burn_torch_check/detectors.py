@@ -1028,3 +1028,43 @@ def _inplace(node, a):
             return None
         return at_name(node.func)
     return None
+
+
+# ============================================================ layers and losses whose defaults differ ====
+def _call_with_keyword(name: str, qualnames: set[str], kw: str, idiom: str) -> None:
+    """Registers detector ``name``: a call of one of ``qualnames`` passing keyword ``kw``."""
+    def match(node, a):
+        return at(node, (node.func,)) if function(node, a, qualnames) and keyword(node, kw) else None
+    detector(name, ast.Call, idiom=idiom)(match)
+
+
+_call_with_keyword("cross_entropy_ignore_index_call",
+                   {"torch.nn.functional.cross_entropy", "torch.nn.CrossEntropyLoss",
+                    "torch.nn.functional.nll_loss", "torch.nn.NLLLoss"}, "ignore_index",
+                   idiom="`F.cross_entropy(..., ignore_index=...)`")
+@detector("kl_div_call", ast.Call, idiom="`F.kl_div(...)`, `nn.KLDivLoss()` with the default reduction")
+def _kl_div_default_reduction(node, a):
+    """KL divergence reduced with torch's default (``reduction`` absent or ``"mean"``)."""
+    if not function(node, a, {"torch.nn.functional.kl_div", "torch.nn.KLDivLoss"}):
+        return None
+    reduction = keyword(node, "reduction")
+    if reduction is None or isinstance(reduction.value, ast.Constant) and reduction.value.value == "mean":
+        return at(node, (node.func,))
+    return None
+function_detector("hardsigmoid_call", {"torch.nn.functional.hardsigmoid", "torch.nn.Hardsigmoid"},
+                  idiom="`nn.Hardsigmoid()`, `F.hardsigmoid(...)`")
+@detector("local_response_norm_call", ast.Call, idiom="`nn.LocalResponseNorm(size)` with an even size")
+def _local_response_norm_even(node, a):
+    """A local response norm whose size is not an odd literal."""
+    qualnames = {"torch.nn.functional.local_response_norm": 1, "torch.nn.LocalResponseNorm": 0}
+    if not function(node, a, set(qualnames)):
+        return None
+    at_index = qualnames[a.qualname(node.func)]
+    size = keyword(node, "size")
+    size = size.value if size is not None else (
+        node.args[at_index] if len(node.args) > at_index else None)
+    if isinstance(size, ast.Constant) and isinstance(size.value, int) and size.value % 2:
+        return None
+    return at(node, (node.func,))
+function_detector("rms_norm_call", {"torch.nn.functional.rms_norm", "torch.nn.RMSNorm"},
+                  idiom="`nn.RMSNorm(d)`")

@@ -96,6 +96,94 @@ def quiet_softmax(x: Tensor, dim: int) -> Tensor:
     return apply1(activation_ops.QUIET_SOFTMAX, _float_input(x, "quiet_softmax"), (x._dim(dim),))
 
 
+def gelu_approximate(x: Tensor) -> Tensor:
+    """Burn's name for :func:`gelu_tanh` (GELU's tanh approximation)."""
+    return gelu_tanh(x)
+
+
+def hardtanh(x: Tensor, min_val: float, max_val: float) -> Tensor:
+    """``clamp(x, min_val, max_val)`` (Burn's definition: its gradient passes where
+    ``min_val <= x <= max_val``, bounds included, where torch's ``hardtanh`` stops at them)."""
+    return _float_input(x, "hardtanh").clamp(float(min_val), float(max_val))
+
+
+def relu6(x: Tensor) -> Tensor:
+    """``clamp(x, 0, 6)`` (as :func:`hardtanh`)."""
+    return hardtanh(x, 0.0, 6.0)
+
+
+def elu(x: Tensor, alpha: float) -> Tensor:
+    """``x`` above 0, ``alpha * (exp(x) - 1)`` where ``x <= 0``."""
+    return apply1(activation_ops.ELU, _float_input(x, "elu"), (float(alpha),))
+
+
+def celu(x: Tensor, alpha: float) -> Tensor:
+    """``x`` above 0, ``alpha * (exp(x / alpha) - 1)`` where ``x <= 0``; ValueError for alpha 0."""
+    if float(alpha) == 0.0:
+        raise ValueError("celu: alpha must not be 0")
+    return apply1(activation_ops.CELU, _float_input(x, "celu"), (float(alpha),))
+
+
+def selu(x: Tensor) -> Tensor:
+    """``gamma * x`` from 0 up, ``gamma * alpha * (exp(x) - 1)`` below, with the constants of
+    the SELU paper (alpha ~ 1.6733, gamma ~ 1.0507); the gradient at 0 is ``gamma``."""
+    return apply1(activation_ops.SELU, _float_input(x, "selu"))
+
+
+def softsign(x: Tensor) -> Tensor:
+    """``x / (1 + |x|)``."""
+    return apply1(activation_ops.SOFTSIGN, _float_input(x, "softsign"))
+
+
+def tanhshrink(x: Tensor) -> Tensor:
+    """``x - tanh(x)``."""
+    return apply1(activation_ops.TANHSHRINK, _float_input(x, "tanhshrink"))
+
+
+def hard_swish(x: Tensor) -> Tensor:
+    """``x * hard_sigmoid(x, 1/6, 0.5)``."""
+    return apply1(activation_ops.HARD_SWISH, _float_input(x, "hard_swish"))
+
+
+def shrink(x: Tensor, lambda_: float, bias: float) -> Tensor:
+    """0 where ``|x| <= lambda_``, ``x - sign(x) * bias`` elsewhere (Burn's ``lambda``; the
+    gradient is 1 where ``|x| > lambda_``)."""
+    return apply1(activation_ops.SHRINK, _float_input(x, "shrink"), (float(lambda_), float(bias)))
+
+
+def hard_shrink(x: Tensor, lambda_: float) -> Tensor:
+    """``x`` where ``|x| > lambda_``, 0 elsewhere: ``shrink(x, lambda_, 0)``."""
+    return shrink(x, lambda_, 0.0)
+
+
+def soft_shrink(x: Tensor, lambda_: float) -> Tensor:
+    """``x - sign(x) * lambda_`` where ``|x| > lambda_``, 0 elsewhere: ``shrink(x, lambda_, lambda_)``."""
+    return shrink(x, lambda_, lambda_)
+
+
+def threshold(x: Tensor, threshold: float, value: float) -> Tensor:
+    """``x`` where ``x > threshold``, ``value`` elsewhere (the gradient is 0 there)."""
+    return apply1(activation_ops.THRESHOLD, _float_input(x, "threshold"),
+                  (float(threshold), float(value)))
+
+
+def thresholded_relu(x: Tensor, alpha: float) -> Tensor:
+    """``x`` where ``x > alpha``, 0 elsewhere: ``threshold(x, alpha, 0)``."""
+    return threshold(x, alpha, 0.0)
+
+
+def glu(x: Tensor, dim: int) -> Tensor:
+    """``a * sigmoid(b)`` where ``a`` and ``b`` are the first and second halves of ``x`` along
+    ``dim`` (negative counts from the end); the result has half the size along ``dim``.
+
+    Raises IndexError for a dim out of range, ValueError when the size along ``dim`` is odd.
+    """
+    d = _float_input(x, "glu")._dim(dim)
+    if x.dims()[d] % 2:
+        raise ValueError(f"glu: the size along dim {d} must be even, got shape {x.dims()}")
+    return apply1(activation_ops.GLU, x, (d,))
+
+
 def _float_input(x, what: str) -> Tensor:
     if not isinstance(x, Tensor):
         raise TypeError(f"{what}: expected a Tensor, got {type(x).__name__}")
@@ -103,6 +191,8 @@ def _float_input(x, what: str) -> Tensor:
     return x
 
 
-__all__ = ["relu", "leaky_relu", "gelu", "gelu_tanh", "silu", "mish", "softplus", "sigmoid",
-           "log_sigmoid", "hard_sigmoid", "tanh", "prelu", "softmax", "log_softmax", "softmin",
-           "quiet_softmax"]
+__all__ = ["relu", "leaky_relu", "gelu", "gelu_tanh", "gelu_approximate", "silu", "mish",
+           "softplus", "sigmoid", "log_sigmoid", "hard_sigmoid", "tanh", "prelu", "softmax",
+           "log_softmax", "softmin", "quiet_softmax", "hardtanh", "relu6", "elu", "celu", "selu",
+           "softsign", "tanhshrink", "hard_swish", "shrink", "hard_shrink", "soft_shrink",
+           "threshold", "thresholded_relu", "glu"]

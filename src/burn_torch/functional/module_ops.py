@@ -28,6 +28,8 @@ from ..ops import nn as nn_ops
 from ..ops import pool as pool_ops
 from ..methods.sampling import GridSampleOptions, GridSamplePaddingMode, InterpolateMode
 from ..tensor import Tensor
+from .ctc import ctc_loss  # noqa: F401  (Burn's module::ctc_loss)
+from .norm_ops import group_norm, layer_norm, rms_norm  # noqa: F401  (Burn's module::layer_norm...)
 
 
 # ============================================================================== options ====
@@ -543,3 +545,4 @@ __all__ = [
     "adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_avg_pool3d", "interpolate",
     "unfold4d", "attention",
 ]
+__all__ += ["layer_norm", "rms_norm", "group_norm", "ctc_loss"]

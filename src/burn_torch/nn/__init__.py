@@ -24,6 +24,9 @@ from ..functional.activation import *  # noqa: F401,F403  (re-exports burn_torch
 from ..functional.activation import __all__ as _activations
 from .activation_modules import (ActivationConfig, Gelu, LeakyRelu, LeakyReluConfig, PRelu,
                                  PReluConfig, Relu, Sigmoid, Tanh)
+from .activation_layers import *  # noqa: F401,F403  (Celu, Elu, ..., SwiGlu and their configs)
+from .activation_layers import __all__ as _activation_layers
+from .identity import Identity
 from .attention import MhaInput, MhaOutput, MultiHeadAttention, MultiHeadAttentionConfig
 from .conv import (Conv1d, Conv1dConfig, Conv2d, Conv2dConfig, ConvTranspose2d,
                    ConvTranspose2dConfig)
@@ -33,8 +36,16 @@ from .initializer import Initializer
 from .linear import Linear, LinearConfig
 from .loss import (BinaryCrossEntropyLoss, BinaryCrossEntropyLossConfig, CrossEntropyLoss,
                    CrossEntropyLossConfig, HuberLoss, HuberLossConfig, MseLoss, Reduction)
+from .losses import *  # noqa: F401,F403  (CTCLoss, CosineEmbeddingLoss, ..., TripletMarginLoss)
+from .losses import __all__ as _losses
+from .distance import (CosineSimilarity, CosineSimilarityConfig, PairwiseDistance,
+                       PairwiseDistanceConfig)
+from .noise import GaussianNoise, GaussianNoiseConfig
 from .lstm import GateController, Lstm, LstmConfig, LstmState
 from .norm import BatchNorm, BatchNormConfig, GroupNorm, GroupNormConfig, LayerNorm, LayerNormConfig
+from .norm_layers import (InstanceNorm, InstanceNormConfig, LocalResponseNorm,
+                          LocalResponseNormConfig, RmsNorm, RmsNormConfig)
+from .normalization import NormalizationConfig
 from .padding import PaddingConfig1d, PaddingConfig2d
 from .pool import (AdaptiveAvgPool2d, AdaptiveAvgPool2dConfig, AvgPool2d, AvgPool2dConfig,
                    MaxPool2d, MaxPool2dConfig)
@@ -54,5 +65,8 @@ __all__ = [
     "TransformerEncoderInput", "TransformerEncoderLayer", "PositionWiseFeedForward",
     "PositionWiseFeedForwardConfig", "Lstm", "LstmConfig", "LstmState", "GateController",
     "MseLoss", "CrossEntropyLoss", "CrossEntropyLossConfig", "BinaryCrossEntropyLoss",
-    "BinaryCrossEntropyLossConfig", "HuberLoss", "HuberLossConfig", "Reduction", *_activations,
+    "BinaryCrossEntropyLossConfig", "HuberLoss", "HuberLossConfig", "Reduction", "Identity", "InstanceNorm", "InstanceNormConfig",
+    "LocalResponseNorm", "LocalResponseNormConfig", "RmsNorm", "RmsNormConfig", "NormalizationConfig",
+    "CosineSimilarity", "CosineSimilarityConfig", "PairwiseDistance", "PairwiseDistanceConfig",
+    "GaussianNoise", "GaussianNoiseConfig", *_losses, *_activation_layers, *_activations,
 ]

@@ -4,6 +4,7 @@ are configured with. Each layer's ``forward`` is the function of ``burn_torch.ac
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from .. import validate
 from ..functional.activation import gelu, gelu_tanh, leaky_relu, prelu, relu, sigmoid, tanh
@@ -11,6 +12,11 @@ from ..device import Device
 from ..module import Config, Module, Param
 from ..tensor import Tensor
 from .initializer import Initializer
+
+if TYPE_CHECKING:  # the configs of activation_layers, which imports this module
+    from .activation_layers import (CeluConfig, EluConfig, HardShrinkConfig, HardSigmoidConfig,
+                                    ShrinkConfig, SoftplusConfig, SoftShrinkConfig, SwiGluConfig,
+                                    ThresholdedReluConfig)
 
 
 class Relu(Module):
@@ -114,10 +120,16 @@ class PRelu(Module):
 @dataclass(frozen=True)
 class ActivationConfig:
     """Burn's ``ActivationConfig``: which activation layer to build. Use the class methods
-    (``ActivationConfig.gelu()``, ``.relu()``, ``.leaky_relu(LeakyReluConfig(0.2))``...)."""
+    (``ActivationConfig.gelu()``, ``.relu()``, ``.leaky_relu(LeakyReluConfig(0.2))``,
+    ``.swiglu(SwiGluConfig(8, 8))``...); a configured variant without a config argument takes
+    its config's defaults."""
 
     kind: str
     config: Config | None = None
+
+    @classmethod
+    def identity(cls) -> "ActivationConfig":
+        return cls("identity")
 
     @classmethod
     def gelu(cls) -> "ActivationConfig":
@@ -140,6 +152,18 @@ class ActivationConfig:
         return cls("tanh")
 
     @classmethod
+    def selu(cls) -> "ActivationConfig":
+        return cls("selu")
+
+    @classmethod
+    def hard_swish(cls) -> "ActivationConfig":
+        return cls("hard_swish")
+
+    @classmethod
+    def softsign(cls) -> "ActivationConfig":
+        return cls("softsign")
+
+    @classmethod
     def leaky_relu(cls, config: LeakyReluConfig | None = None) -> "ActivationConfig":
         return cls("leaky_relu", LeakyReluConfig() if config is None else config)
 
@@ -147,14 +171,63 @@ class ActivationConfig:
     def prelu(cls, config: PReluConfig | None = None) -> "ActivationConfig":
         return cls("prelu", PReluConfig() if config is None else config)
 
+    @classmethod
+    def swiglu(cls, config: "SwiGluConfig") -> "ActivationConfig":
+        return cls("swiglu", config)
+
+    @classmethod
+    def hard_sigmoid(cls, config: "HardSigmoidConfig | None" = None) -> "ActivationConfig":
+        return cls._configured("hard_sigmoid", config)
+
+    @classmethod
+    def softplus(cls, config: "SoftplusConfig | None" = None) -> "ActivationConfig":
+        return cls._configured("softplus", config)
+
+    @classmethod
+    def elu(cls, config: "EluConfig | None" = None) -> "ActivationConfig":
+        return cls._configured("elu", config)
+
+    @classmethod
+    def celu(cls, config: "CeluConfig | None" = None) -> "ActivationConfig":
+        return cls._configured("celu", config)
+
+    @classmethod
+    def thresholded_relu(cls, config: "ThresholdedReluConfig | None" = None) -> "ActivationConfig":
+        return cls._configured("thresholded_relu", config)
+
+    @classmethod
+    def hard_shrink(cls, config: "HardShrinkConfig | None" = None) -> "ActivationConfig":
+        return cls._configured("hard_shrink", config)
+
+    @classmethod
+    def soft_shrink(cls, config: "SoftShrinkConfig | None" = None) -> "ActivationConfig":
+        return cls._configured("soft_shrink", config)
+
+    @classmethod
+    def shrink(cls, config: "ShrinkConfig | None" = None) -> "ActivationConfig":
+        return cls._configured("shrink", config)
+
+    @classmethod
+    def _configured(cls, kind: str, config: Config | None) -> "ActivationConfig":
+        return cls(kind, _CONFIGS[kind]() if config is None else config)
+
     def init(self, device: Device) -> Module:
-        """The activation layer (``device`` holds PRelu's parameter)."""
-        if self.kind == "leaky_relu":
-            return self.config.init()
-        if self.kind == "prelu":
+        """The activation layer (``device`` holds PRelu's and SwiGlu's parameters)."""
+        if self.kind in ("prelu", "swiglu"):
             return self.config.init(device)
+        if self.config is not None:
+            return self.config.init()
         return _STATELESS[self.kind]()
 
 
-_STATELESS = {"gelu": Gelu, "gelu_approximate": Gelu.new_approximate, "relu": Relu,
-              "sigmoid": Sigmoid, "tanh": Tanh}
+from . import activation_layers as _layers  # noqa: E402  (they build on this module's layers)
+from .identity import Identity  # noqa: E402
+
+_CONFIGS = {"hard_sigmoid": _layers.HardSigmoidConfig, "softplus": _layers.SoftplusConfig,
+            "elu": _layers.EluConfig, "celu": _layers.CeluConfig,
+            "thresholded_relu": _layers.ThresholdedReluConfig,
+            "hard_shrink": _layers.HardShrinkConfig, "soft_shrink": _layers.SoftShrinkConfig,
+            "shrink": _layers.ShrinkConfig}
+_STATELESS = {"identity": Identity, "gelu": Gelu, "gelu_approximate": Gelu.new_approximate,
+              "relu": Relu, "sigmoid": Sigmoid, "tanh": Tanh, "selu": _layers.Selu,
+              "hard_swish": _layers.HardSwish, "softsign": _layers.Softsign}

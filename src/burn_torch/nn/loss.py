@@ -18,16 +18,25 @@ from ..tensor import Tensor
 
 
 class Reduction(enum.Enum):
-    """How a loss reduces per-element values: ``MEAN``, ``SUM`` or ``AUTO`` (the mean)."""
+    """How a loss reduces per-element values: ``MEAN``, ``SUM``, ``BATCH_MEAN`` (the sum over
+    the batch size, for ``KLDivLoss``) or ``AUTO`` (each loss's default: the mean, except
+    ``KLDivLoss``'s batch mean)."""
 
     MEAN = "mean"
     SUM = "sum"
+    BATCH_MEAN = "batch_mean"
     AUTO = "auto"
 
 
-def _reduce(values: Tensor, reduction: Reduction) -> Tensor:
-    """``values`` summed for ``SUM``, averaged for ``MEAN`` and ``AUTO``: shape ``[1]``."""
-    return values.sum() if reduction is Reduction.SUM else values.mean()
+def _reduce(values: Tensor, reduction: Reduction, what: str = "this loss") -> Tensor:
+    """``values`` summed for ``SUM``, averaged for ``MEAN`` and ``AUTO``: shape ``[1]``.
+    Raises ValueError for ``BATCH_MEAN`` (only ``KLDivLoss`` takes it, as Burn) or a value that
+    is not a Reduction."""
+    if reduction is Reduction.SUM:
+        return values.sum()
+    if reduction in (Reduction.MEAN, Reduction.AUTO):
+        return values.mean()
+    raise ValueError(f"{reduction!r} reduction is not supported by {what}")
 
 
 def _check_smoothing_and_weights(smoothing: float | None, weights: Sequence[float] | None) -> None:
@@ -57,7 +66,10 @@ class MseLoss(Module):
 class CrossEntropyLossConfig(Config):
     """Configuration of :class:`CrossEntropyLoss` (Burn's fields).
 
-    ``pad_tokens``: target classes ignored in the loss (an all-padded batch gives NaN);
+    ``pad_tokens``: target values whose rows contribute 0 to the loss but still count in its
+    denominator, as Burn (the batch size; with ``weights``, the sum of every row's class
+    weight, a pad value that is not a class index weighing 0); a pad value may be any integer
+    (``-1``, ``-100``: a target equal to it is never used as an index);
     ``weights``: one positive weight per class (the loss is the weighted mean, as
     ``torch.nn.functional.cross_entropy(weight=...)``); ``smoothing``: label smoothing ``alpha``
     in [0, 1] (targets become ``onehot * (1 - alpha) + alpha / num_classes``); ``logits``:
@@ -104,20 +116,24 @@ class CrossEntropyLoss(Module):
         batch, classes = logits.dims()
         if self.logits and self.weights is None and self.smoothing is None and not self.pad_tokens:
             return apply1(CROSS_ENTROPY, logits, (targets.to_torch(),))  # one fused step
+        mask = self._padding_mask(targets)
+        outside = None if mask is None else self._outside_classes(targets, classes)
+        if outside is not None:  # masked-out rows: any class index serves to gather them
+            targets = targets.mask_fill(outside, 0)
         log_probs = self._log_probs(logits)
         weights = None if self.weights is None else self.weights.cast(logits.dtype())
         if self.smoothing is None:
             values = log_probs.gather(1, targets.reshape([batch, 1])).reshape([batch])
             if weights is not None:
-                weights = weights.gather(0, targets)
+                weights = self._row_weights(weights, targets, outside)
                 values = values * weights
         else:
             values = log_probs * self._smoothed_targets(logits, targets, classes)
             if weights is not None:
                 values = values * weights.reshape([1, classes])
-                weights = weights.gather(0, targets)
+                weights = self._row_weights(weights, targets, outside)
             values = values.sum_dim(1).squeeze_dim(1)
-        return self._reduce_mean(values, weights, self._padding_mask(targets))
+        return self._reduce_mean(values, weights, mask)
 
     def _log_probs(self, logits: Tensor) -> Tensor:
         if self.logits:
@@ -136,15 +152,30 @@ class CrossEntropyLoss(Module):
         hits = sum(targets.equal_elem(int(t)).int() for t in self.pad_tokens)
         return hits.bool()
 
+    def _outside_classes(self, targets: Tensor, classes: int) -> Tensor | None:
+        """The rows whose target is a pad value that is not a class index (None if no pad value
+        is outside ``[0, classes)``)."""
+        foreign = [int(t) for t in self.pad_tokens if not 0 <= int(t) < classes]
+        if not foreign:
+            return None
+        return sum(targets.equal_elem(t).int() for t in foreign).bool()
+
+    @staticmethod
+    def _row_weights(weights: Tensor, targets: Tensor, outside: Tensor | None) -> Tensor:
+        """Each row's class weight: a padded row has its pad class's weight, as Burn, or 0 when
+        its pad value is not a class index (``outside``; those rows' targets were set to 0)."""
+        rows = weights.gather(0, targets)
+        return rows if outside is None else rows.mask_fill(outside, 0)
+
     @staticmethod
     def _reduce_mean(values: Tensor, weights: Tensor | None, mask: Tensor | None) -> Tensor:
-        if weights is None and mask is None:
-            return -values.mean()
-        normalizer = values.ones_like() if weights is None else weights
+        """Burn's normalisation: padded rows contribute 0 to the sum and count in the
+        denominator (the batch size, or the sum of the rows' weights)."""
         if mask is not None:
             values = values.mask_fill(mask, 0)
-            normalizer = normalizer.mask_fill(mask, 0)
-        return -values.sum() / normalizer.sum()
+        if weights is None:
+            return -values.mean()
+        return -values.sum() / weights.sum()
 
 
 class BinaryCrossEntropyLossConfig(Config):

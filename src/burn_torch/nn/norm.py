@@ -1,4 +1,5 @@
-"""Burn's normalization layers: ``LayerNorm``, ``BatchNorm`` and ``GroupNorm``.
+"""Burn's normalization layers: ``LayerNorm``, ``BatchNorm`` and ``GroupNorm`` (LayerNorm and
+GroupNorm are one op each, with torch's fused kernels both ways).
 
 As in Burn the learned scale and shift are called ``gamma`` and ``beta`` (PyTorch's ``weight``
 and ``bias``; ``burn_torch.compat`` maps the names). Variances are population (biased)
@@ -8,13 +9,10 @@ from __future__ import annotations
 
 from .. import validate
 from ..device import Device
+from ..functional.norm_ops import group_norm, layer_norm
 from ..module import Config, Module, Param, TrainingFlag
 from ..tensor import Tensor
 from .initializer import Initializer
-
-
-def _normalized(x: Tensor, mean: Tensor, var: Tensor, epsilon: float) -> Tensor:
-    return (x - mean) / (var + epsilon).sqrt()
 
 
 class LayerNormConfig(Config):
@@ -45,9 +43,8 @@ class LayerNorm(Module):
         d_model = self.gamma.val().dims()[0]
         if input.rank() == 0 or input.dims()[-1] != d_model:
             raise ValueError(f"LayerNorm: expected input [..., {d_model}], got {input.dims()}")
-        var, mean = input.var_mean_bias(-1)
-        out = _normalized(input, mean, var, self.epsilon) * self.gamma.val()
-        return out if self.beta is None else out + self.beta.val()
+        return layer_norm(input, self.gamma.val(), None if self.beta is None else self.beta.val(),
+                          self.epsilon)
 
     def __repr__(self) -> str:
         return (f"LayerNorm {{d_model: {self.gamma.val().dims()[0]}, epsilon: {self.epsilon}, "
@@ -171,10 +168,6 @@ class GroupNorm(Module):
         if len(dims) < 2 or dims[1] != self.num_channels:
             raise ValueError(f"GroupNorm: expected input [batch, {self.num_channels}, ...], "
                              f"got {dims}")
-        x = input.reshape([dims[0], self.num_groups, -1])
-        var, mean = x.var_mean_bias(2)
-        out = _normalized(x, mean, var, self.epsilon).reshape(dims)
         if not self.affine:
-            return out
-        shape = [1, self.num_channels] + [1] * (len(dims) - 2)
-        return out * self.gamma.val().reshape(shape) + self.beta.val().reshape(shape)
+            return group_norm(input, None, None, self.num_groups, self.epsilon)
+        return group_norm(input, self.gamma.val(), self.beta.val(), self.num_groups, self.epsilon)

@@ -161,3 +161,91 @@ def _cross_entropy_rule(g, s, parents):
 CROSS_ENTROPY_WITH_LOGITS = defop("cross_entropy_with_logits", _cross_entropy_forward, COMPUTE,
                                   inputs=("logits", "target"), fused=_cross_entropy_rule,
                                   needs=(("logits", "target"), ("logits", "target")))
+
+
+# -- Burn's piecewise and exponential activations (``burn_tensor::activation``) --------------------
+# Burn composes these from masks (``mask_where``/``mask_fill`` on ``x <= t``); torch's kernels
+# compute the same values, and their backward kernels the same gradients except where noted.
+_ELU_BACKWARD = aten.elu_backward.default
+_GLU_BACKWARD = aten.glu_backward.default
+_HARDSHRINK_BACKWARD = aten.hardshrink_backward.default
+SELU_ALPHA = 1.6732632423543772848170429916717
+SELU_GAMMA = 1.0507009873554804934193349852946
+
+
+def _elu_rule(g, s):
+    """``alpha * exp(x)`` where ``x <= 0`` (Burn's mask includes 0, as torch's kernel), 1 above."""
+    return _ELU_BACKWARD(g, s.alpha, 1.0, 1.0, False, s.x)
+
+
+def _celu_rule(g, s):
+    """``exp(x / alpha)`` where ``x <= 0``, 1 above."""
+    return _ELU_BACKWARD(g, s.alpha, 1.0, 1.0 / s.alpha, False, s.x)
+
+
+def _selu_rule(g, s):
+    """``gamma`` from 0 up (Burn's mask is ``x >= 0``; torch's kernel gives the negative branch's
+    ``gamma * alpha`` at exactly 0), ``gamma * alpha * exp(x)`` below."""
+    x = s.x
+    return torch.where(x == 0, g * SELU_GAMMA, _ELU_BACKWARD(g, SELU_ALPHA, SELU_GAMMA, 1.0, False, x))
+
+
+def _softsign_forward(x):
+    return torch.abs(x).add_(1).reciprocal_().mul_(x)
+
+
+def _softsign_rule(g, s):
+    """``1 / (1 + |x|)^2`` (1 at 0: Burn's ``abs`` has gradient ``sign(x)``)."""
+    return torch.abs(s.x).add_(1).square_().reciprocal_().mul_(g)
+
+
+def _tanhshrink_rule(g, s):
+    """``tanh(x)^2``."""
+    return torch.tanh(s.x).square_().mul_(g)
+
+
+_HARD_SWISH_ALPHA = 1.0 / 6.0
+
+
+def _hard_swish_forward(x):
+    """``x * clamp(x / 6 + 1/2, 0, 1)``, Burn's ``x * hard_sigmoid(x, 1/6, 0.5)``."""
+    return _hard_sigmoid_forward(x, _HARD_SWISH_ALPHA, 0.5).mul_(x)
+
+
+def _hard_swish_rule(g, s):
+    """``hard_sigmoid(x) + x / 6`` where the clamp passes (bounds included, as Burn's clamp)."""
+    x = s.x
+    z = torch.mul(x, _HARD_SWISH_ALPHA).add_(0.5)
+    inside = (z >= 0) & (z <= 1)
+    return torch.where(inside, x * _HARD_SWISH_ALPHA, 0.0).add_(z.clamp_(0.0, 1.0)).mul_(g)
+
+
+def _shrink_forward(x, lambd, bias):
+    """0 where ``|x| <= lambda``, ``x - sign(x) * bias`` elsewhere: torch's hardshrink
+    (``bias == 0``) or softshrink (``bias == lambda >= 0``) kernel when one applies."""
+    if bias == 0.0:
+        return _F.hardshrink(x, lambd)
+    if bias == lambd and lambd >= 0.0:
+        return _F.softshrink(x, lambd)
+    return torch.where(torch.abs(x) <= lambd, 0.0, x - torch.sign(x) * bias)
+
+
+def _shrink_rule(g, s):
+    """1 where ``|x| > lambda`` (the sign's gradient is 0), 0 elsewhere."""
+    return _HARDSHRINK_BACKWARD(g, s.x, s.lambd)
+
+
+def _threshold_rule(g, s):
+    """1 where ``x > threshold``, 0 where Burn's mask ``x <= threshold`` fills ``value``."""
+    return _THRESHOLD_BACKWARD(g, s.x, s.threshold)
+
+
+ELU = _unary("elu", _F.elu, _elu_rule, "x", ("alpha",))
+CELU = _unary("celu", torch.celu, _celu_rule, "x", ("alpha",))
+SELU = _unary("selu", torch.selu, _selu_rule, "x")
+SOFTSIGN = _unary("softsign", _softsign_forward, _softsign_rule, "x")
+TANHSHRINK = _unary("tanhshrink", _F.tanhshrink, _tanhshrink_rule, "x")
+HARD_SWISH = _unary("hard_swish", _hard_swish_forward, _hard_swish_rule, "x")
+SHRINK = _unary("shrink", _shrink_forward, _shrink_rule, "x", ("lambd", "bias"))
+THRESHOLD = _unary("threshold", torch.threshold, _threshold_rule, "x", ("threshold", "value"))
+GLU = _unary("glu", _F.glu, lambda g, s: _GLU_BACKWARD(g, s.x, s.dim), "x", ("dim",))

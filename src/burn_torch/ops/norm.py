@@ -1,0 +1,98 @@
+"""Normalisations, each one op with one fused backward (torch's native kernels both ways):
+layer norm and RMS norm over the last dim, group norm over channel groups (instance norm is
+group norm with one channel per group).
+
+All are applied with ``applyn`` over ``(x, gamma)`` or ``(x, gamma, beta)``: the forward gets
+the storages as one tuple; an absent ``beta`` (and, for group norm, absent ``gamma`` and
+``beta``) is simply not passed. Forwards return ``(out, *statistics)``: the per-row mean and
+reciprocal standard deviation the backward kernels read.
+"""
+import torch
+
+from .table import COMPUTE, defop
+
+aten = torch.ops.aten
+_LAYER_NORM = aten.native_layer_norm.default
+_LAYER_NORM_BACKWARD = aten.native_layer_norm_backward.default
+_RMS_NORM = aten._fused_rms_norm.default
+_GROUP_NORM = aten.native_group_norm.default
+_GROUP_NORM_BACKWARD = aten.native_group_norm_backward.default
+
+
+def _tracked(parents) -> list:
+    return [p is not None for p in parents]
+
+
+# ---- layer norm: (x - mean) / sqrt(var + epsilon) * gamma + beta over the last dim --------------
+def _layer_norm_forward(datas, epsilon):
+    x, gamma = datas[0], datas[1]
+    beta = datas[2] if len(datas) == 3 else None
+    return _LAYER_NORM(x, [x.shape[-1]], gamma, beta, epsilon)
+
+
+def _layer_norm_rule(g, s, parents):
+    """x and gamma from torch's kernel; beta's gradient (the kernel's needs the bias itself) is
+    ``g`` summed over every row."""
+    x = s.x
+    tracked = _tracked(parents)
+    gx, gg, _ = _LAYER_NORM_BACKWARD(g, x, [x.shape[-1]], s.mean, s.rstd, s.gamma, None,
+                                     [tracked[0], tracked[1], False])
+    if len(parents) == 2:
+        return gx, gg
+    return gx, gg, g.reshape(-1, g.shape[-1]).sum(0) if tracked[2] else None
+
+
+# ---- RMS norm: x / sqrt(mean(x^2) + epsilon) * gamma over the last dim --------------------------
+def _rms_norm_forward(datas, epsilon):
+    x, gamma = datas
+    return _RMS_NORM(x, [x.shape[-1]], gamma, epsilon)
+
+
+def _rms_norm_rule(g, s, parents):
+    """The formula of torch's fused backward kernel (which has no CPU implementation):
+    ``x`` gets ``rstd * (g gamma - x rstd^2 mean(g gamma x))``, ``gamma`` gets ``sum(g x rstd)``
+    over the rows (``rstd`` is the forward's ``1 / sqrt(mean(x^2) + epsilon)``, ``[..., 1]``)."""
+    x, rstd = s.x, s.rstd
+    gx = gg = None
+    if parents[0] is not None:
+        gy = g * s.gamma
+        dot = torch.mul(gy, x).mean(-1, keepdim=True).mul_(rstd).mul_(rstd)
+        gx = torch.mul(x, dot).neg_().add_(gy).mul_(rstd)
+    if parents[1] is not None:
+        gg = torch.mul(g, x).mul_(rstd).reshape(-1, x.shape[-1]).sum(0)
+    return gx, gg
+
+
+# ---- group norm over [batch, channels, ...] in num_groups groups ---------------------------------
+def _group_sizes(x):
+    n, c = x.shape[0], x.shape[1]
+    return n, c, x.numel() // max(n * c, 1)
+
+
+def _group_norm_forward(datas, num_groups, epsilon):
+    """``(out, mean, rstd, gamma)``: ``gamma`` (None without affine parameters) is a residual so
+    that the input's gradient reads it whether or not the parameters are passed."""
+    x = datas[0]
+    gamma, beta = (datas[1], datas[2]) if len(datas) == 3 else (None, None)
+    out, mean, rstd = _GROUP_NORM(x, gamma, beta, *_group_sizes(x), num_groups, epsilon)
+    return out, mean, rstd, gamma
+
+
+def _group_norm_rule(g, s, parents):
+    x = s.x
+    mask = _tracked(parents) + [False] * (3 - len(parents))
+    gx, gg, gb = _GROUP_NORM_BACKWARD(g.contiguous(), x, s.mean, s.rstd, s.weight, *_group_sizes(x),
+                                      s.num_groups, mask)
+    return (gx,) if len(parents) == 1 else (gx, gg, gb)
+
+
+_STATS = ("x", "mean", "rstd")
+LAYER_NORM = defop("layer_norm", _layer_norm_forward, COMPUTE, inputs=("x", "gamma", "beta"),
+                   attrs=("epsilon",), residuals=("mean", "rstd"), fused=_layer_norm_rule,
+                   needs=((*_STATS, "gamma"), _STATS, ()))
+RMS_NORM = defop("rms_norm", _rms_norm_forward, COMPUTE, inputs=("x", "gamma"),
+                 attrs=("epsilon",), residuals=("rstd",), fused=_rms_norm_rule,
+                 needs=(("x", "rstd", "gamma"), ("x", "rstd")))
+GROUP_NORM = defop("group_norm", _group_norm_forward, COMPUTE, inputs=("x", "gamma", "beta"),
+                   attrs=("num_groups", "epsilon"), residuals=("mean", "rstd", "weight"),
+                   fused=_group_norm_rule, needs=((*_STATS, "weight"), _STATS, _STATS))

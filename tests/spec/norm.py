@@ -1,0 +1,48 @@
+"""Spec rows: normalisations (``ops/norm.py``), each one op with a fused backward, through
+``burn_torch.module_ops``, against references written with plain torch (Burn's formulas:
+biased variance, epsilon inside the square root)."""
+
+from burn_torch import module_ops as mo
+from spec import F, Row
+
+X = F(2, 3, 6)
+
+
+def _layer_norm(x, gamma, beta, eps):
+    mean = x.mean(-1, keepdim=True)
+    var = (x - mean).square().mean(-1, keepdim=True)
+    out = (x - mean) / (var + eps).sqrt() * gamma
+    return out if beta is None else out + beta
+
+
+def _rms_norm(x, gamma, eps):
+    return x / (x.square().mean(-1, keepdim=True) + eps).sqrt() * gamma
+
+
+def _group_norm(x, gamma, beta, groups, eps):
+    n, c = x.shape[:2]
+    g = x.reshape(n, groups, -1)
+    mean = g.mean(-1, keepdim=True)
+    var = (g - mean).square().mean(-1, keepdim=True)
+    out = ((g - mean) / (var + eps).sqrt()).reshape(x.shape)
+    if gamma is None:
+        return out
+    shape = [1, c] + [1] * (x.dim() - 2)
+    return out * gamma.reshape(shape) + beta.reshape(shape)
+
+
+ROWS = [
+    Row("layer_norm", lambda x, g, b: mo.layer_norm(x, g, b, 1e-5),
+        lambda x, g, b: _layer_norm(x, g, b, 1e-5), (X, F(6), F(6))),
+    Row("layer_norm", lambda x, g: mo.layer_norm(x, g, None, 1e-3),
+        lambda x, g: _layer_norm(x, g, None, 1e-3), (X, F(6)), variant="no beta"),
+    Row("rms_norm", lambda x, g: mo.rms_norm(x, g, 1e-5), lambda x, g: _rms_norm(x, g, 1e-5),
+        (X, F(6))),
+    Row("group_norm", lambda x, g, b: mo.group_norm(x, g, b, 3, 1e-5),
+        lambda x, g, b: _group_norm(x, g, b, 3, 1e-5), (F(2, 6, 4), F(6), F(6))),
+    Row("group_norm", lambda x: mo.group_norm(x, None, None, 2, 1e-5),
+        lambda x: _group_norm(x, None, None, 2, 1e-5), (F(2, 4, 3, 2),), variant="no affine"),
+    Row("group_norm", lambda x, g, b: mo.group_norm(x, g, b, 4, 1e-5),
+        lambda x, g, b: _group_norm(x, g, b, 4, 1e-5), (F(3, 4, 5), F(4), F(4)),
+        variant="instance norm"),
+]
