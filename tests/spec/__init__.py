@@ -31,7 +31,7 @@ import torch
 from burn_torch import Device, GradientCheckpointingStrategy, Tensor
 
 FAMILIES = ("elementwise", "activation", "linalg", "convert", "compare", "shape", "index", "reduce",
-            "module", "signal")
+            "module", "signal", "recurrent")
 
 CPU = Device.cpu()
 AD = CPU.autodiff()

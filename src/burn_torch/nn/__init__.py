@@ -33,7 +33,9 @@ from .initializer import Initializer
 from .linear import Linear, LinearConfig
 from .loss import (BinaryCrossEntropyLoss, BinaryCrossEntropyLossConfig, CrossEntropyLoss,
                    CrossEntropyLossConfig, HuberLoss, HuberLossConfig, MseLoss, Reduction)
-from .lstm import GateController, Lstm, LstmConfig, LstmState
+from .gru import BiGru, BiGruConfig, Gru, GruConfig
+from .lstm import BiLstm, BiLstmConfig, GateController, Lstm, LstmConfig, LstmState
+from .rnn import BiRnn, BiRnnConfig, Rnn, RnnConfig, RnnState
 from .norm import BatchNorm, BatchNormConfig, GroupNorm, GroupNormConfig, LayerNorm, LayerNormConfig
 from .padding import PaddingConfig1d, PaddingConfig2d
 from .pool import (AdaptiveAvgPool2d, AdaptiveAvgPool2dConfig, AvgPool2d, AvgPool2dConfig,
@@ -53,6 +55,8 @@ __all__ = [
     "MhaInput", "MhaOutput", "TransformerEncoder", "TransformerEncoderConfig",
     "TransformerEncoderInput", "TransformerEncoderLayer", "PositionWiseFeedForward",
     "PositionWiseFeedForwardConfig", "Lstm", "LstmConfig", "LstmState", "GateController",
+    "BiLstm", "BiLstmConfig", "Gru", "GruConfig", "BiGru", "BiGruConfig", "Rnn", "RnnConfig",
+    "RnnState", "BiRnn", "BiRnnConfig",
     "MseLoss", "CrossEntropyLoss", "CrossEntropyLossConfig", "BinaryCrossEntropyLoss",
     "BinaryCrossEntropyLossConfig", "HuberLoss", "HuberLossConfig", "Reduction", *_activations,
 ]

@@ -1,0 +1,301 @@
+"""Recurrent ops: a whole LSTM, GRU or Elman-RNN layer pass over a sequence as ONE op-table entry.
+
+Each entry is variadic (``applyn``); its inputs are, in order::
+
+    x, h0, [c0 (lstm)], W_ih parts (one per gate), W_hh parts, [b_ih parts, b_hh parts]
+
+with Burn's layouts: ``x`` is ``[batch, seq, d_input]`` (``batch_first``) or
+``[seq, batch, d_input]``, every state ``[batch, d_hidden]``, every gate's input weight
+``[d_input, d_hidden]`` and hidden weight ``[d_hidden, d_hidden]`` (``x @ W``, no transpose),
+every bias ``[d_hidden]``. Gates come in PyTorch's order: LSTM ``(i, f, g, o)``, GRU
+``(r, z, n)``. Attrs: ``(batch_first, reverse)``; ``reverse`` runs the steps last to first and
+still writes step ``t``'s state at position ``t``.
+
+The forward projects the whole input at once (one matmul for every step and gate), then, per time
+step, one ``addmm`` for the hidden projection and the cell's pointwise kernels written into
+preallocated buffers (on CUDA, torch's fused cell kernels ``_thnn_fused_lstm_cell`` /
+``_thnn_fused_gru_cell``; torch has no CPU build of them). The fused rule runs the steps
+backwards (on CUDA with ``_thnn_fused_lstm_cell_backward_impl`` / ``_thnn_fused_gru_cell_backward``),
+then computes every weight's gradient with one matmul over all the steps.
+
+Outputs: ``lstm`` returns ``[.., 2 * d_hidden]``, every step's hidden state then its cell state
+along the last dim (the layer narrows it; the final state is the last step's); ``gru`` and
+``rnn`` return every step's hidden state, ``[.., d_hidden]``. Residual ``acts``: the activated
+gates of every step (``[seq, batch, k * d_hidden]``, time-major), and the packed weights.
+Equations (Burn's, which are PyTorch's for these three cells)::
+
+    lstm: i, f, o = σ(.), g = tanh(.), c' = f c + i g, h' = o tanh(c')
+    gru:  r, z = σ(x W_ir + b_ir + h W_hr + b_hr), n = tanh(x W_in + b_in + r (h W_hn + b_hn)),
+          h' = (1 - z) n + z h
+    rnn:  h' = tanh(x W_ih + b_ih + h W_hh + b_hh)
+"""
+from __future__ import annotations
+
+import torch
+
+from .table import COMPUTE, defop
+
+aten = torch.ops.aten
+_mm = torch.mm
+_addmm = torch.addmm
+_mul = torch.mul
+_cat = torch.cat
+
+_ACT_RESIDUALS = ("acts", "w_ih", "w_hh")
+_NEEDS = (("x", "out") + _ACT_RESIDUALS,)
+
+
+def _unpack(datas, n_states: int, n_gates: int):
+    """``(x, states, W_ih [D, kH], W_hh [H, kH], b_ih [kH] | None, b_hh | None)``."""
+    x = datas[0]
+    states = datas[1:1 + n_states]
+    w = datas[1 + n_states:]
+    k = n_gates
+    w_ih = w[0] if k == 1 else _cat(w[:k], 1)
+    w_hh = w[k] if k == 1 else _cat(w[k:2 * k], 1)
+    if len(w) == 2 * k:
+        return x, states, w_ih, w_hh, None, None
+    b_ih = w[2 * k] if k == 1 else _cat(w[2 * k:3 * k])
+    b_hh = w[3 * k] if k == 1 else _cat(w[3 * k:4 * k])
+    return x, states, w_ih, w_hh, b_ih, b_hh
+
+
+def _time_major(x, batch_first: bool):
+    return x.transpose(0, 1) if batch_first else x
+
+
+def _project(xs, w, b):
+    """``xs [T, B, D] @ w [D, N] (+ b)`` as ``[T, B, N]``."""
+    T, B, D = xs.shape
+    x2 = xs.reshape(T * B, D)
+    out = _mm(x2, w) if b is None else _addmm(b, x2, w)
+    return out.view(T, B, -1)
+
+
+def _steps(T: int, reverse: bool):
+    return range(T - 1, -1, -1) if reverse else range(T)
+
+
+def _previous(seq, first, reverse: bool):
+    """Each step's previous state in processing order, ``[T, B, H]`` (``first`` at step one)."""
+    first = first.unsqueeze(0)
+    return _cat((seq[1:], first)) if reverse else _cat((first, seq[:-1]))
+
+
+def _split_grads(parents, n_states, n_gates, g_x, g_states, g_w_ih, g_w_hh, g_b):
+    """Per input, its gradient (views of the packed gradients), None for untracked inputs."""
+    k = n_gates
+    out = [g_x, *g_states]
+    out.extend(g_w_ih.chunk(k, 1) if k > 1 else (g_w_ih,))
+    out.extend(g_w_hh.chunk(k, 1) if k > 1 else (g_w_hh,))
+    if len(parents) > len(out):
+        for gb in g_b:
+            out.extend(gb.chunk(k) if k > 1 else (gb,))
+    return tuple(o if p is not None else None for o, p in zip(out, parents))
+
+
+def _input_grads(g_pre, xs, w_ih, batch_first):
+    """Gradients of x (in its layout) and of W_ih from the gate pre-activations' gradient."""
+    T, B, N = g_pre.shape
+    g2 = g_pre.view(T * B, N)
+    g_x = _mm(g2, w_ih.t()).view(T, B, -1)
+    g_w_ih = _mm(xs.reshape(T * B, -1).t(), g2)
+    return _time_major(g_x, batch_first), g_w_ih
+
+
+# ================================================================================== lstm ======
+def _lstm_forward(datas, batch_first, reverse):
+    x, (h, c), w_ih, w_hh, b_ih, b_hh = _unpack(datas, 2, 4)
+    xs = _time_major(x, batch_first)
+    T, B, _ = xs.shape
+    H = w_hh.shape[0]
+    cuda = x.is_cuda
+    xg = _project(xs, w_ih, None if b_ih is None else b_ih + b_hh)
+    out = x.new_empty(T, B, 2 * H)
+    acts = x.new_empty(T, B, 4 * H)
+    for t in _steps(T, reverse):
+        h_new, c_new = out[t, :, :H], out[t, :, H:]
+        if cuda:
+            hy, cy, ws = aten._thnn_fused_lstm_cell(xg[t], _mm(h, w_hh), c)
+            h_new.copy_(hy)
+            c_new.copy_(cy)
+            acts[t].copy_(ws)
+        else:
+            a = _addmm(xg[t], h, w_hh, out=acts[t])
+            a[:, :2 * H].sigmoid_()
+            a[:, 2 * H:3 * H].tanh_()
+            a[:, 3 * H:].sigmoid_()
+            _mul(a[:, H:2 * H], c, out=c_new)
+            c_new.addcmul_(a[:, :H], a[:, 2 * H:3 * H])
+            torch.tanh(c_new, out=h_new)
+            h_new.mul_(a[:, 3 * H:])
+        h, c = h_new, c_new
+    return _time_major(out, batch_first), acts, w_ih, w_hh
+
+
+def _lstm_rule(g, s, parents):
+    batch_first, reverse = s.batch_first, s.reverse
+    datas = s.x
+    xs = _time_major(datas[0], batch_first)
+    h0, c0 = datas[1], datas[2]
+    out = _time_major(s.out, batch_first)
+    go = _time_major(g, batch_first)
+    acts, w_ih, w_hh = s.acts, s.w_ih, s.w_hh
+    T, B, _ = acts.shape
+    H = w_hh.shape[0]
+    hs, cs = out[..., :H], out[..., H:]
+    c_prev = _previous(cs, c0, reverse)
+    g_pre = torch.empty_like(acts)
+    w_hh_t = w_hh.t()
+    dh = dc = None
+    if acts.is_cuda:
+        for t in _steps(T, not reverse):
+            gh, gc = go[t, :, :H], go[t, :, H:]
+            dh = gh if dh is None else gh + dh
+            dc = gc if dc is None else gc + dc
+            gg, dc, _ = aten._thnn_fused_lstm_cell_backward_impl(
+                dh, dc, c_prev[t], cs[t], acts[t], False)
+            g_pre[t].copy_(gg)
+            dh = _mm(g_pre[t], w_hh_t)
+    else:
+        i, f, gt, o = acts.chunk(4, 2)
+        tanh_c = cs.tanh()
+        # the factors each gate's pre-activation gradient takes from dc (i, f, g) or dh (o)
+        m = torch.empty_like(acts)
+        mi, mf, mg, mo = m.chunk(4, 2)
+        torch.mul(gt, i * (1 - i), out=mi)
+        torch.mul(c_prev, f * (1 - f), out=mf)
+        torch.mul(i, 1 - gt * gt, out=mg)
+        torch.mul(tanh_c, o * (1 - o), out=mo)
+        k = o * (1 - tanh_c * tanh_c)  # dc += dh * k
+        m3 = m.view(T, B, 4, H)
+        g3 = g_pre.view(T, B, 4, H)
+        for t in _steps(T, not reverse):
+            gh, gc = go[t, :, :H], go[t, :, H:]
+            dh = gh if dh is None else gh + dh
+            dc = torch.addcmul(gc if dc is None else gc + dc, dh, k[t])
+            _mul(m3[t, :, :3], dc.unsqueeze(1), out=g3[t, :, :3])
+            _mul(mo[t], dh, out=g_pre[t, :, 3 * H:])
+            dh = _mm(g_pre[t], w_hh_t)
+            dc = dc * f[t]
+    g_x, g_w_ih = _input_grads(g_pre, xs, w_ih, batch_first)
+    h_prev = _previous(hs, h0, reverse).reshape(T * B, H)
+    g2 = g_pre.view(T * B, 4 * H)
+    g_w_hh = _mm(h_prev.t(), g2)
+    gb = g2.sum(0)
+    return _split_grads(parents, 2, 4, g_x, (dh, dc), g_w_ih, g_w_hh, (gb, gb))
+
+
+# =================================================================================== gru ======
+def _gru_forward(datas, batch_first, reverse):
+    x, (h,), w_ih, w_hh, b_ih, b_hh = _unpack(datas, 1, 3)
+    xs = _time_major(x, batch_first)
+    T, B, _ = xs.shape
+    H = w_hh.shape[0]
+    cuda = x.is_cuda
+    xg = _project(xs, w_ih, b_ih)
+    out = x.new_empty(T, B, H)
+    # per step: r, z, n, then h W_hn + b_hn (what r multiplies); CUDA: the fused kernel's workspace
+    acts = x.new_empty(T, B, 5 * H if cuda else 4 * H)
+    for t in _steps(T, reverse):
+        hg = _mm(h, w_hh) if b_hh is None else _addmm(b_hh, h, w_hh)
+        h_new = out[t]
+        if cuda:
+            hy, ws = aten._thnn_fused_gru_cell(xg[t], hg, h)
+            h_new.copy_(hy)
+            acts[t].copy_(ws)
+        else:
+            a = acts[t]
+            rz, n = a[:, :2 * H], a[:, 2 * H:3 * H]
+            torch.add(xg[t, :, :2 * H], hg[:, :2 * H], out=rz).sigmoid_()
+            a[:, 3 * H:].copy_(hg[:, 2 * H:])
+            torch.addcmul(xg[t, :, 2 * H:], a[:, :H], hg[:, 2 * H:], out=n).tanh_()
+            torch.sub(h, n, out=h_new).mul_(a[:, H:2 * H]).add_(n)
+        h = h_new
+    return _time_major(out, batch_first), acts, w_ih, w_hh
+
+
+def _gru_rule(g, s, parents):
+    batch_first, reverse = s.batch_first, s.reverse
+    datas = s.x
+    xs = _time_major(datas[0], batch_first)
+    out = _time_major(s.out, batch_first)
+    go = _time_major(g, batch_first)
+    acts, w_ih, w_hh = s.acts, s.w_ih, s.w_hh
+    T, B, _ = out.shape
+    H = w_hh.shape[0]
+    h_prev = _previous(out, datas[1], reverse)
+    g_in = out.new_empty(T, B, 3 * H)   # the input gates' pre-activation gradients
+    g_hid = out.new_empty(T, B, 3 * H)  # the hidden gates' (n: before r multiplies it)
+    w_hh_t = w_hh.t()
+    dh = None
+    if out.is_cuda:
+        for t in _steps(T, not reverse):
+            dh = go[t] if dh is None else go[t] + dh
+            gi, gh, dh_direct, _, _ = aten._thnn_fused_gru_cell_backward(dh, acts[t], False)
+            g_in[t].copy_(gi)
+            g_hid[t].copy_(gh)
+            dh = _addmm(dh_direct, g_hid[t], w_hh_t)
+    else:
+        r, z, n, hn = acts.chunk(4, 2)
+        a_n = (1 - z) * (1 - n * n)          # d n_pre / d h'
+        a_z = (h_prev - n) * z * (1 - z)     # d z_pre / d h'
+        a_r = hn * r * (1 - r)               # d r_pre / d n_pre
+        for t in _steps(T, not reverse):
+            dh = go[t] if dh is None else go[t] + dh
+            gi, gh = g_in[t], g_hid[t]
+            dn = _mul(dh, a_n[t], out=gi[:, 2 * H:])
+            _mul(dh, a_z[t], out=gi[:, H:2 * H])
+            _mul(dn, a_r[t], out=gi[:, :H])
+            gh[:, :2 * H].copy_(gi[:, :2 * H])
+            _mul(dn, r[t], out=gh[:, 2 * H:])
+            dh = _addmm(dh * z[t], gh, w_hh_t)
+    g_x, g_w_ih = _input_grads(g_in, xs, w_ih, batch_first)
+    gh2 = g_hid.view(T * B, 3 * H)
+    g_w_hh = _mm(h_prev.reshape(T * B, H).t(), gh2)
+    return _split_grads(parents, 1, 3, g_x, (dh,), g_w_ih, g_w_hh,
+                        (g_in.view(T * B, 3 * H).sum(0), gh2.sum(0)))
+
+
+# =================================================================================== rnn ======
+def _rnn_forward(datas, batch_first, reverse):
+    x, (h,), w_ih, w_hh, b_ih, b_hh = _unpack(datas, 1, 1)
+    xs = _time_major(x, batch_first)
+    T, B, _ = xs.shape
+    xg = _project(xs, w_ih, None if b_ih is None else b_ih + b_hh)
+    out = x.new_empty(T, B, w_hh.shape[0])
+    for t in _steps(T, reverse):
+        h = _addmm(xg[t], h, w_hh, out=out[t]).tanh_()
+    return _time_major(out, batch_first), None, w_ih, w_hh
+
+
+def _rnn_rule(g, s, parents):
+    batch_first, reverse = s.batch_first, s.reverse
+    datas = s.x
+    xs = _time_major(datas[0], batch_first)
+    out = _time_major(s.out, batch_first)
+    go = _time_major(g, batch_first)
+    w_ih, w_hh = s.w_ih, s.w_hh
+    T, B, H = out.shape
+    deriv = 1 - out * out
+    g_pre = torch.empty_like(out)
+    w_hh_t = w_hh.t()
+    dh = None
+    for t in _steps(T, not reverse):
+        dh = go[t] if dh is None else go[t] + dh
+        dh = _mm(_mul(dh, deriv[t], out=g_pre[t]), w_hh_t)
+    g_x, g_w_ih = _input_grads(g_pre, xs, w_ih, batch_first)
+    g2 = g_pre.view(T * B, H)
+    g_w_hh = _mm(_previous(out, datas[1], reverse).reshape(T * B, H).t(), g2)
+    gb = g2.sum(0)
+    return _split_grads(parents, 1, 1, g_x, (dh,), g_w_ih, g_w_hh, (gb, gb))
+
+
+def _declare(name, forward, rule):
+    return defop(name, forward, COMPUTE, inputs=("*x",), attrs=("batch_first", "reverse"),
+                 residuals=_ACT_RESIDUALS, fused=rule, needs=_NEEDS)
+
+
+LSTM = _declare("lstm", _lstm_forward, _lstm_rule)
+GRU = _declare("gru", _gru_forward, _gru_rule)
+RNN = _declare("rnn", _rnn_forward, _rnn_rule)
