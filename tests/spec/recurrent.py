@@ -31,6 +31,8 @@ def _ref(cell, n_states, n_gates, batch_first, reverse):
         outs = [None] * xs.shape[0]
         for t in _steps(xs.shape[0], reverse):
             states, outs[t] = cell(xs[t], states, w_ih, w_hh, b_ih, b_hh)
+        if n_states == 2:  # the LSTM appends its final cell state
+            outs.append(states[1])
         out = torch.stack(outs)
         return out.transpose(0, 1) if batch_first else out
     return ref
@@ -41,7 +43,7 @@ def _lstm_cell(x, states, w_ih, w_hh, b_ih, b_hh):
     i, f, g, o = (x @ w_ih + b_ih + h @ w_hh + b_hh).chunk(4, 1)
     c = torch.sigmoid(f) * c + torch.sigmoid(i) * torch.tanh(g)
     h = torch.sigmoid(o) * torch.tanh(c)
-    return [h, c], torch.cat([h, c], 1)
+    return [h, c], h
 
 
 def _gru_cell(x, states, w_ih, w_hh, b_ih, b_hh):

@@ -138,10 +138,10 @@ class Lstm(Module):
             packed = fused_pass(recurrent_ops.LSTM, x, (state.hidden, state.cell), self.gates(),
                                 batch_first, reverse)
             seq_dim = 1 if batch_first else 0
-            output = packed.narrow(2, 0, self.d_hidden)
-            cell = packed.narrow(2, self.d_hidden, self.d_hidden)
-            return output, LstmState(last_step(cell, seq_dim, reverse),
-                                     last_step(output, seq_dim, reverse))
+            seq = packed.dims()[seq_dim] - 1
+            output = packed.narrow(seq_dim, 0, seq)
+            cell = packed.narrow(seq_dim, seq, 1).squeeze_dim(seq_dim)
+            return output, LstmState(cell, last_step(output, seq_dim, reverse))
         output, state = self._composed(to_batch_first(x, batch_first), state, reverse)
         return to_batch_first(output, batch_first), state
 

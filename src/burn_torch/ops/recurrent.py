@@ -18,10 +18,12 @@ preallocated buffers (on CUDA, torch's fused cell kernels ``_thnn_fused_lstm_cel
 backwards (on CUDA with ``_thnn_fused_lstm_cell_backward_impl`` / ``_thnn_fused_gru_cell_backward``),
 then computes every weight's gradient with one matmul over all the steps.
 
-Outputs: ``lstm`` returns ``[.., 2 * d_hidden]``, every step's hidden state then its cell state
-along the last dim (the layer narrows it; the final state is the last step's); ``gru`` and
-``rnn`` return every step's hidden state, ``[.., d_hidden]``. Residual ``acts``: the activated
-gates of every step (``[seq, batch, k * d_hidden]``, time-major), and the packed weights.
+Outputs: ``lstm`` returns ``[batch, seq + 1, d_hidden]`` (seq-first: ``[seq + 1, ...]``):
+every step's hidden state, then the final cell state (the layer narrows it; the final hidden
+state is the last processed step's); ``gru`` and ``rnn`` return every step's hidden state,
+``[.., d_hidden]``. Residual ``acts``: the activated gates of every step (``[seq, batch,
+k * d_hidden]``, time-major), and the packed weights (for the LSTM's oneDNN kernel: its
+workspace, final states and inputs).
 Equations (Burn's, which are PyTorch's for these three cells)::
 
     lstm: i, f, o = σ(.), g = tanh(.), c' = f c + i g, h' = o tanh(c')
@@ -42,6 +44,7 @@ _mul = torch.mul
 _cat = torch.cat
 
 _ACT_RESIDUALS = ("acts", "w_ih", "w_hh")
+_LSTM_RESIDUALS = ("acts", "cells", "w_ih", "w_hh")
 _NEEDS = (("x", "out") + _ACT_RESIDUALS,)
 
 
@@ -104,86 +107,165 @@ def _input_grads(g_pre, xs, w_ih, batch_first):
 
 
 # ================================================================================== lstm ======
+# Three kernels, chosen per call: float32 on CPU with oneDNN, torch's whole-layer
+# ``mkldnn_rnn_layer`` and its backward (what torch.nn.LSTM runs there); on CUDA, the fused
+# cell kernels per step; otherwise (float64, ...) the per-step loop below. The loop lays the
+# packed gates out (i, f, o, g), so one sigmoid covers three gates; the CUDA kernels take
+# PyTorch's (i, f, g, o). The permutation is its own inverse.
+_CPU_ORDER = (0, 1, 3, 2)
+_MKLDNN_LSTM = 2  # the kernel's mode for an LSTM
+_MKLDNN_OK = torch.backends.mkldnn.is_available()
+
+
+def _use_mkldnn(x) -> bool:
+    return (_MKLDNN_OK and x.dtype is torch.float32 and x.device.type == "cpu"
+            and torch.backends.mkldnn.enabled)
+
+
+def _lstm_parts(datas, loop: bool):
+    """The inputs with the gates of every weight / bias group in the loop's order (loop), or
+    unchanged."""
+    if not loop:
+        return datas
+    head, w = tuple(datas[:3]), tuple(datas[3:])
+    return head + tuple(w[4 * (k // 4) + _CPU_ORDER[k % 4]] for k in range(len(w)))
+
+
+def _mkldnn_weights(datas):
+    """PyTorch-layout ``(w_ih [4H, D], w_hh [4H, H], b_ih, b_hh)`` (zeros without biases)."""
+    w = datas[3:]
+    w_ih = _cat([t.t() for t in w[:4]])
+    w_hh = _cat([t.t() for t in w[4:8]])
+    if len(w) > 8:
+        return w_ih, w_hh, _cat(w[8:12]), _cat(w[12:16])
+    zeros = w_hh.new_zeros(w_hh.shape[0])
+    return w_ih, w_hh, zeros, zeros
+
+
 def _lstm_forward(datas, batch_first, reverse):
-    x, (h, c), w_ih, w_hh, b_ih, b_hh = _unpack(datas, 2, 4)
+    """``out``: ``[T + 1, B, H]`` time-major (batch-first: ``[B, T + 1, H]``), every step's
+    hidden state then the final cell state."""
+    x, h, c = datas[:3]
     xs = _time_major(x, batch_first)
     T, B, _ = xs.shape
-    H = w_hh.shape[0]
+    H = h.shape[1]
+    out = x.new_empty(T + 1, B, H)
+    if _use_mkldnn(x):
+        w_ih, w_hh, b_ih, b_hh = _mkldnn_weights(datas)
+        xs = xs.contiguous()
+        prev = torch.is_grad_enabled()
+        torch.set_grad_enabled(True)  # the training kernel (it keeps a workspace for backward)
+        try:
+            y, hy, cy, ws = aten.mkldnn_rnn_layer(
+                xs, w_ih, w_hh, b_ih, b_hh, h.contiguous(), c.contiguous(), reverse, [],
+                _MKLDNN_LSTM, H, 1, True, False, False, True)
+        finally:
+            torch.set_grad_enabled(prev)
+        out[:T].copy_(y)
+        out[T].copy_(cy)
+        # residuals: the workspace, the final states, the kernel's inputs
+        return (_time_major(out, batch_first), ws, torch.stack((hy, cy)), (xs, w_ih, b_ih, b_hh),
+                w_hh)
     cuda = x.is_cuda
-    xg = _project(xs, w_ih, None if b_ih is None else b_ih + b_hh)
-    out = x.new_empty(T, B, 2 * H)
+    _, _, w_ih, w_hh, b_ih, b_hh = _unpack(_lstm_parts(datas, not cuda), 2, 4)
+    xg = _project(xs, w_ih, None if b_ih is None else b_ih + b_hh).unbind(0)
     acts = x.new_empty(T, B, 4 * H)
-    for t in _steps(T, reverse):
-        h_new, c_new = out[t, :, :H], out[t, :, H:]
-        if cuda:
+    cells = x.new_empty(T, B, H)
+    hs, cs, a_all = out[:T].unbind(0), cells.unbind(0), acts.unbind(0)
+    if cuda:
+        for t in _steps(T, reverse):
             hy, cy, ws = aten._thnn_fused_lstm_cell(xg[t], _mm(h, w_hh), c)
-            h_new.copy_(hy)
-            c_new.copy_(cy)
-            acts[t].copy_(ws)
-        else:
-            a = _addmm(xg[t], h, w_hh, out=acts[t])
-            a[:, :2 * H].sigmoid_()
-            a[:, 2 * H:3 * H].tanh_()
-            a[:, 3 * H:].sigmoid_()
-            _mul(a[:, H:2 * H], c, out=c_new)
-            c_new.addcmul_(a[:, :H], a[:, 2 * H:3 * H])
-            torch.tanh(c_new, out=h_new)
-            h_new.mul_(a[:, 3 * H:])
-        h, c = h_new, c_new
-    return _time_major(out, batch_first), acts, w_ih, w_hh
+            h, c = hs[t].copy_(hy), cs[t].copy_(cy)
+            a_all[t].copy_(ws)
+    else:
+        sig = acts[..., :3 * H].unbind(0)
+        i_, f_, o_, g_ = (p.unbind(0) for p in acts.split(H, 2))
+        for t in _steps(T, reverse):
+            _addmm(xg[t], h, w_hh, out=a_all[t])
+            sig[t].sigmoid_()
+            g = g_[t].tanh_()
+            c = _mul(f_[t], c, out=cs[t]).addcmul_(i_[t], g)
+            h = torch.tanh(c, out=hs[t]).mul_(o_[t])
+    out[T].copy_(c)
+    return _time_major(out, batch_first), acts, cells, w_ih, w_hh
 
 
 def _lstm_rule(g, s, parents):
     batch_first, reverse = s.batch_first, s.reverse
     datas = s.x
+    go = _time_major(g, batch_first)
+    if s.acts.dtype is torch.uint8:
+        return _lstm_rule_mkldnn(go, s, parents)
     xs = _time_major(datas[0], batch_first)
     h0, c0 = datas[1], datas[2]
     out = _time_major(s.out, batch_first)
-    go = _time_major(g, batch_first)
-    acts, w_ih, w_hh = s.acts, s.w_ih, s.w_hh
+    acts, cells, w_ih, w_hh = s.acts, s.cells, s.w_ih, s.w_hh
     T, B, _ = acts.shape
     H = w_hh.shape[0]
-    hs, cs = out[..., :H], out[..., H:]
-    c_prev = _previous(cs, c0, reverse)
+    hs = out[:T]
+    c_prev = _previous(cells, c0, reverse)
     g_pre = torch.empty_like(acts)
+    gp = g_pre.unbind(0)
+    gh = go[:T].unbind(0)
     w_hh_t = w_hh.t()
-    dh = dc = None
-    if acts.is_cuda:
+    dh = None
+    dc = go[T]
+    cuda = acts.is_cuda
+    if cuda:
+        cp, cn, a_all = c_prev.unbind(0), cells.unbind(0), acts.unbind(0)
         for t in _steps(T, not reverse):
-            gh, gc = go[t, :, :H], go[t, :, H:]
-            dh = gh if dh is None else gh + dh
-            dc = gc if dc is None else gc + dc
-            gg, dc, _ = aten._thnn_fused_lstm_cell_backward_impl(
-                dh, dc, c_prev[t], cs[t], acts[t], False)
-            g_pre[t].copy_(gg)
-            dh = _mm(g_pre[t], w_hh_t)
+            dh = gh[t] if dh is None else gh[t] + dh
+            gg, dc, _ = aten._thnn_fused_lstm_cell_backward_impl(dh, dc, cp[t], cn[t], a_all[t],
+                                                                 False)
+            dh = _mm(gp[t].copy_(gg), w_hh_t)
     else:
-        i, f, gt, o = acts.chunk(4, 2)
-        tanh_c = cs.tanh()
+        i, f, o, gt = acts.split(H, 2)
+        tanh_c = cells.tanh()
         # the factors each gate's pre-activation gradient takes from dc (i, f, g) or dh (o)
         m = torch.empty_like(acts)
-        mi, mf, mg, mo = m.chunk(4, 2)
+        mi, mf, mo, mg = m.split(H, 2)
         torch.mul(gt, i * (1 - i), out=mi)
         torch.mul(c_prev, f * (1 - f), out=mf)
-        torch.mul(i, 1 - gt * gt, out=mg)
         torch.mul(tanh_c, o * (1 - o), out=mo)
-        k = o * (1 - tanh_c * tanh_c)  # dc += dh * k
-        m3 = m.view(T, B, 4, H)
-        g3 = g_pre.view(T, B, 4, H)
+        torch.mul(i, 1 - gt * gt, out=mg)
+        k = (o * (1 - tanh_c * tanh_c)).unbind(0)  # dc += dh * k
+        f_ = f.unbind(0)
+        m4, g4 = m.view(T, B, 4, H), g_pre.view(T, B, 4, H)
+        mi_f, mg_, mo_ = m4[:, :, :2].unbind(0), m4[:, :, 3:].unbind(0), mo.unbind(0)
+        gi_f, gg_, go_ = g4[:, :, :2].unbind(0), g4[:, :, 3:].unbind(0), g4[:, :, 2].unbind(0)
         for t in _steps(T, not reverse):
-            gh, gc = go[t, :, :H], go[t, :, H:]
-            dh = gh if dh is None else gh + dh
-            dc = torch.addcmul(gc if dc is None else gc + dc, dh, k[t])
-            _mul(m3[t, :, :3], dc.unsqueeze(1), out=g3[t, :, :3])
-            _mul(mo[t], dh, out=g_pre[t, :, 3 * H:])
-            dh = _mm(g_pre[t], w_hh_t)
-            dc = dc * f[t]
+            dh = gh[t] if dh is None else gh[t] + dh
+            dc = torch.addcmul(dc, dh, k[t])
+            dc3 = dc.unsqueeze(1)
+            _mul(mi_f[t], dc3, out=gi_f[t])
+            _mul(mg_[t], dc3, out=gg_[t])
+            _mul(mo_[t], dh, out=go_[t])
+            dh = _mm(gp[t], w_hh_t)
+            dc = dc * f_[t]
     g_x, g_w_ih = _input_grads(g_pre, xs, w_ih, batch_first)
     h_prev = _previous(hs, h0, reverse).reshape(T * B, H)
     g2 = g_pre.view(T * B, 4 * H)
     g_w_hh = _mm(h_prev.t(), g2)
     gb = g2.sum(0)
-    return _split_grads(parents, 2, 4, g_x, (dh, dc), g_w_ih, g_w_hh, (gb, gb))
+    grads = _split_grads(_lstm_parts(parents, not cuda), 2, 4, g_x, (dh, dc), g_w_ih,
+                         g_w_hh, (gb, gb))
+    return _lstm_parts(grads, not cuda)
+
+
+def _lstm_rule_mkldnn(go, s, parents):
+    """torch's ``mkldnn_rnn_layer_backward`` from the forward's workspace."""
+    datas = s.x
+    xs, w_ih, b_ih, b_hh = s.w_ih
+    w_hh = s.w_hh
+    hy, cy = s.cells.unbind(0)
+    T = xs.shape[0]
+    y = _time_major(s.out, s.batch_first)[:T]
+    g_x, g_w_ih, g_w_hh, g_b, _, g_h0, g_c0 = aten.mkldnn_rnn_layer_backward(
+        xs, w_ih, w_hh, b_ih, b_hh, datas[1].contiguous(), datas[2].contiguous(), y, hy, cy,
+        go[:T].contiguous(), None, go[T].contiguous(), s.reverse, _MKLDNN_LSTM, w_hh.shape[1],
+        1, True, True, False, [], False, s.acts)
+    return _split_grads(parents, 2, 4, _time_major(g_x, s.batch_first), (g_h0, g_c0),
+                        g_w_ih.t(), g_w_hh.t(), (g_b, g_b))
 
 
 # =================================================================================== gru ======
@@ -296,6 +378,7 @@ def _declare(name, forward, rule):
                  residuals=_ACT_RESIDUALS, fused=rule, needs=_NEEDS)
 
 
-LSTM = _declare("lstm", _lstm_forward, _lstm_rule)
+LSTM = defop("lstm", _lstm_forward, COMPUTE, inputs=("*x",), attrs=("batch_first", "reverse"),
+             residuals=_LSTM_RESIDUALS, fused=_lstm_rule, needs=(("x", "out") + _LSTM_RESIDUALS,))
 GRU = _declare("gru", _gru_forward, _gru_rule)
 RNN = _declare("rnn", _rnn_forward, _rnn_rule)
