@@ -20,7 +20,7 @@ from burn_torch import Device, Tensor, nn
 from burn_torch.compat import from_torch_module
 from burn_torch.interop import to_torch_layout
 
-from _harness import main, run
+from _harness import main, max_abs_diff, time_interleaved
 
 # (kind, B, T, H, V or D)
 SIZES = [("lstm", 8, 16, 32, 100), ("lstm", 20, 35, 200, 1000),
@@ -36,14 +36,29 @@ def _torch_grads(modules):
     return grads
 
 
-def _burn_grads(modules, torch_modules, grads):
-    """Every parameter's gradient in torch's names, layouts and order."""
-    out = []
+def _in_torch_layout(modules, torch_modules, grads):
+    """burn_torch's gradients (one per parameter, in ``named_params`` order) in torch's names,
+    layouts and order."""
+    out, k = [], 0
     for m, tm in zip(modules, torch_modules):
-        by_torch = to_torch_layout(m, {n: p.val().grad(grads).to_torch()
-                                       for n, p in m.named_params()})
+        names = [n for n, _ in m.named_params()]
+        by_torch = to_torch_layout(m, dict(zip(names, grads[k:k + len(names)])))
+        k += len(names)
         out.extend(by_torch[name] for name, _ in tm.named_parameters())
     return out
+
+
+def _run(torch_step, burn_step, modules, torch_modules, rounds, inner):
+    """Guards (gradients equal in torch's layout), then times the two steps, which read every
+    gradient (torch: ``p.grad``; burn_torch: ``param.grad(grads)``)."""
+    worst = max_abs_diff(torch_step(), _in_torch_layout(modules, torch_modules, burn_step()))
+    assert worst < 1e-4, f"gradients disagree by {worst}"
+    tt, tb = time_interleaved(torch_step, burn_step, rounds, inner)
+    return tt, tb, worst
+
+
+def _leaves(modules):
+    return [p.val() for m in modules for _, p in m.named_params()]
 
 
 def bench_lstm(B, T, H, V, rounds, inner):
@@ -61,12 +76,15 @@ def bench_lstm(B, T, H, V, rounds, inner):
         F.cross_entropy(dec(out).reshape(B * T, V), targets).backward()
         return _torch_grads(t_mods)
 
+    b_mods = [b_emb, b_lstm, b_dec]
+    leaves = _leaves(b_mods)
+
     def burn_step():
         out, _ = b_lstm.forward(b_emb.forward(b_tokens))
         grads = LOSS.forward(b_dec.forward(out).reshape([B * T, V]), b_targets).backward()
-        return _burn_grads([b_emb, b_lstm, b_dec], t_mods, grads)
+        return [p.grad(grads).to_torch() for p in leaves]
 
-    return run(torch_step, burn_step, rounds, inner, tolerance=1e-4)
+    return _run(torch_step, burn_step, b_mods, t_mods, rounds, inner)
 
 
 def bench_gru(B, T, H, D, rounds, inner):
@@ -81,11 +99,13 @@ def bench_gru(B, T, H, D, rounds, inner):
         out.square().mean().backward()
         return _torch_grads([gru])
 
+    leaves = _leaves([b_gru])
+
     def burn_step():
         grads = b_gru.forward(bx).square().mean().backward()
-        return _burn_grads([b_gru], [gru], grads)
+        return [p.grad(grads).to_torch() for p in leaves]
 
-    return run(torch_step, burn_step, rounds, inner, tolerance=1e-4)
+    return _run(torch_step, burn_step, [b_gru], [gru], rounds, inner)
 
 
 def bench(kind, B, T, H, X, rounds, inner):

@@ -277,23 +277,35 @@ def _gru_forward(datas, batch_first, reverse):
     cuda = x.is_cuda
     xg = _project(xs, w_ih, b_ih)
     out = x.new_empty(T, B, H)
+    hs = out.unbind(0)
     # per step: r, z, n, then h W_hn + b_hn (what r multiplies); CUDA: the fused kernel's workspace
     acts = x.new_empty(T, B, 5 * H if cuda else 4 * H)
+    a_all = acts.unbind(0)
+    if cuda:
+        xg_ = xg.unbind(0)
+        for t in _steps(T, reverse):
+            hg = _mm(h, w_hh) if b_hh is None else _addmm(b_hh, h, w_hh)
+            hy, ws = aten._thnn_fused_gru_cell(xg_[t], hg, h)
+            h = hs[t].copy_(hy)
+            a_all[t].copy_(ws)
+        return _time_major(out, batch_first), acts, w_ih, w_hh
+    if b_hh is not None:  # r and z add both biases before the sigmoid: fold b_hh's in once
+        xg[..., :2 * H] += b_hh[:2 * H]
+    x_rz, x_n = xg[..., :2 * H].unbind(0), xg[..., 2 * H:].unbind(0)
+    rz_, z_, n_, hn_ = (acts[..., :2 * H].unbind(0), acts[..., H:2 * H].unbind(0),
+                        acts[..., 2 * H:3 * H].unbind(0), acts[..., 3 * H:].unbind(0))
+    r_ = acts[..., :H].unbind(0)
+    w_rz, w_n = w_hh[:, :2 * H], w_hh[:, 2 * H:]
+    b_n = None if b_hh is None else b_hh[2 * H:]
     for t in _steps(T, reverse):
-        hg = _mm(h, w_hh) if b_hh is None else _addmm(b_hh, h, w_hh)
-        h_new = out[t]
-        if cuda:
-            hy, ws = aten._thnn_fused_gru_cell(xg[t], hg, h)
-            h_new.copy_(hy)
-            acts[t].copy_(ws)
+        # r, z = σ(x_rz + h W_rz + b_rz); hn = h W_n + b_n; n = tanh(x_n + r hn)
+        _addmm(x_rz[t], h, w_rz, out=rz_[t]).sigmoid_()
+        if b_n is None:
+            _mm(h, w_n, out=hn_[t])
         else:
-            a = acts[t]
-            rz, n = a[:, :2 * H], a[:, 2 * H:3 * H]
-            torch.add(xg[t, :, :2 * H], hg[:, :2 * H], out=rz).sigmoid_()
-            a[:, 3 * H:].copy_(hg[:, 2 * H:])
-            torch.addcmul(xg[t, :, 2 * H:], a[:, :H], hg[:, 2 * H:], out=n).tanh_()
-            torch.sub(h, n, out=h_new).mul_(a[:, H:2 * H]).add_(n)
-        h = h_new
+            _addmm(b_n, h, w_n, out=hn_[t])
+        n = torch.addcmul(x_n[t], r_[t], hn_[t], out=n_[t]).tanh_()
+        h = torch.sub(h, n, out=hs[t]).mul_(z_[t]).add_(n)
     return _time_major(out, batch_first), acts, w_ih, w_hh
 
 
@@ -302,7 +314,7 @@ def _gru_rule(g, s, parents):
     datas = s.x
     xs = _time_major(datas[0], batch_first)
     out = _time_major(s.out, batch_first)
-    go = _time_major(g, batch_first)
+    go = _time_major(g, batch_first).unbind(0)
     acts, w_ih, w_hh = s.acts, s.w_ih, s.w_hh
     T, B, _ = out.shape
     H = w_hh.shape[0]
@@ -312,26 +324,29 @@ def _gru_rule(g, s, parents):
     w_hh_t = w_hh.t()
     dh = None
     if out.is_cuda:
+        gi_, gh_, a_all = g_in.unbind(0), g_hid.unbind(0), acts.unbind(0)
         for t in _steps(T, not reverse):
             dh = go[t] if dh is None else go[t] + dh
-            gi, gh, dh_direct, _, _ = aten._thnn_fused_gru_cell_backward(dh, acts[t], False)
-            g_in[t].copy_(gi)
-            g_hid[t].copy_(gh)
-            dh = _addmm(dh_direct, g_hid[t], w_hh_t)
+            gi, gh, dh_direct, _, _ = aten._thnn_fused_gru_cell_backward(dh, a_all[t], False)
+            gi_[t].copy_(gi)
+            dh = _addmm(dh_direct, gh_[t].copy_(gh), w_hh_t)
     else:
-        r, z, n, hn = acts.chunk(4, 2)
-        a_n = (1 - z) * (1 - n * n)          # d n_pre / d h'
-        a_z = (h_prev - n) * z * (1 - z)     # d z_pre / d h'
-        a_r = hn * r * (1 - r)               # d r_pre / d n_pre
+        r, z, n, hn = acts.split(H, 2)
+        a_n = ((1 - z) * (1 - n * n)).unbind(0)          # d n_pre / d h'
+        a_z = ((h_prev - n) * z * (1 - z)).unbind(0)     # d z_pre / d h'
+        a_r = (hn * r * (1 - r)).unbind(0)               # d r_pre / d n_pre
+        r_, z_ = r.unbind(0), z.unbind(0)
+        gi_r, gi_z, gi_n = (p.unbind(0) for p in g_in.split(H, 2))
+        gh_rz, gh_n = g_hid[..., :2 * H].unbind(0), g_hid[..., 2 * H:].unbind(0)
+        gi_rz, gh_ = g_in[..., :2 * H].unbind(0), g_hid.unbind(0)
         for t in _steps(T, not reverse):
             dh = go[t] if dh is None else go[t] + dh
-            gi, gh = g_in[t], g_hid[t]
-            dn = _mul(dh, a_n[t], out=gi[:, 2 * H:])
-            _mul(dh, a_z[t], out=gi[:, H:2 * H])
-            _mul(dn, a_r[t], out=gi[:, :H])
-            gh[:, :2 * H].copy_(gi[:, :2 * H])
-            _mul(dn, r[t], out=gh[:, 2 * H:])
-            dh = _addmm(dh * z[t], gh, w_hh_t)
+            dn = _mul(dh, a_n[t], out=gi_n[t])
+            _mul(dh, a_z[t], out=gi_z[t])
+            _mul(dn, a_r[t], out=gi_r[t])
+            gh_rz[t].copy_(gi_rz[t])
+            _mul(dn, r_[t], out=gh_n[t])
+            dh = _addmm(dh * z_[t], gh_[t], w_hh_t)
     g_x, g_w_ih = _input_grads(g_in, xs, w_ih, batch_first)
     gh2 = g_hid.view(T * B, 3 * H)
     g_w_hh = _mm(h_prev.reshape(T * B, H).t(), gh2)
@@ -346,8 +361,9 @@ def _rnn_forward(datas, batch_first, reverse):
     T, B, _ = xs.shape
     xg = _project(xs, w_ih, None if b_ih is None else b_ih + b_hh)
     out = x.new_empty(T, B, w_hh.shape[0])
+    xg_, hs = xg.unbind(0), out.unbind(0)
     for t in _steps(T, reverse):
-        h = _addmm(xg[t], h, w_hh, out=out[t]).tanh_()
+        h = _addmm(xg_[t], h, w_hh, out=hs[t]).tanh_()
     return _time_major(out, batch_first), None, w_ih, w_hh
 
 
@@ -359,13 +375,14 @@ def _rnn_rule(g, s, parents):
     go = _time_major(g, batch_first)
     w_ih, w_hh = s.w_ih, s.w_hh
     T, B, H = out.shape
-    deriv = 1 - out * out
+    deriv = (1 - out * out).unbind(0)
     g_pre = torch.empty_like(out)
+    gp, go_ = g_pre.unbind(0), go.unbind(0)
     w_hh_t = w_hh.t()
     dh = None
     for t in _steps(T, not reverse):
-        dh = go[t] if dh is None else go[t] + dh
-        dh = _mm(_mul(dh, deriv[t], out=g_pre[t]), w_hh_t)
+        dh = go_[t] if dh is None else go_[t] + dh
+        dh = _mm(_mul(dh, deriv[t], out=gp[t]), w_hh_t)
     g_x, g_w_ih = _input_grads(g_pre, xs, w_ih, batch_first)
     g2 = g_pre.view(T * B, H)
     g_w_hh = _mm(_previous(out, datas[1], reverse).reshape(T * B, H).t(), g2)
