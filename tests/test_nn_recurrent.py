@@ -271,3 +271,24 @@ def test_bi_layer_state_must_have_two_directions():
 def test_a_recurrent_layer_rejects_an_input_that_is_not_rank_3(layer):
     with pytest.raises(ValueError, match="rank-3"):
         layer().forward(Tensor.zeros([4, 2], CPU))
+
+
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs CUDA (torch's fused cell kernels)")
+@pytest.mark.parametrize("name", ["bilstm", "bigru"])
+def test_on_cuda_the_fused_cell_kernels_equal_torch(name):
+    case = CASES[name]
+    cuda = Device.cuda()
+    torch.manual_seed(0)
+    reference = case.torch().double()
+    layer = from_torch_module(reference, cuda.autodiff()).map(_Cast(DType.F64)).train()
+    raw = case.inputs(torch.float64)
+    xs_t = [x.clone().requires_grad_(True) for x in raw]
+    xs_b = [Tensor.from_data(x.cuda(), cuda.autodiff()).require_grad() for x in raw]
+    outs_t = case.torch_call(reference, *xs_t)
+    outs_b = case.burn_call(layer, *xs_b)
+    sum(o.sum() for o in outs_t).backward()
+    grads = sum(o.sum() for o in outs_b).backward()
+    for o_t, o_b in zip(outs_t, outs_b):
+        close(o_b.to_torch().cpu(), o_t.detach(), 1e-10)
+    for x_t, x_b in zip(xs_t, xs_b):
+        close(x_b.grad(grads).to_torch().cpu(), x_t.grad, 1e-10)
