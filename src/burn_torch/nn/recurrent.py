@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from ..autodiff.recorder import applyn
+from ..autodiff.recorder import applyn, wrap
 from ..module import Module
 from ..tensor import Tensor
 from .activation_modules import Sigmoid, Tanh
@@ -67,7 +67,8 @@ def check_input(layer: str, batched_input: Tensor) -> None:
 
 
 def zeros_state(x: Tensor, batch: int, d_hidden: int) -> Tensor:
-    return Tensor.zeros([batch, d_hidden], x.device(), dtype=x.dtype())
+    """An untracked ``[batch, d_hidden]`` zero state of ``x``'s dtype, device and context."""
+    return wrap(x._data.new_zeros(batch, d_hidden), x._ctx)
 
 
 def step_order(seq: int, reverse: bool) -> range:
