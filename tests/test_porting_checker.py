@@ -110,6 +110,8 @@ EXPECTED = {
         (36, 28, "reductions_return_shape_1"),
         (36, 37, "reductions_return_shape_1"),
         (37, 29, "load_state_dict"),
+        (41, 11, "gru_forward_returns_output"),
+        (42, 17, "muon_lr_layout"),
     ],
     "clean.py": [],
     "layers_and_losses.py": [

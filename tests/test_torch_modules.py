@@ -121,7 +121,7 @@ def test_parameters_are_copies_and_trainable_on_an_autodiff_device():
 
 @pytest.mark.parametrize("torch_layer,setting", [
     (torch.nn.Conv2d(1, 1, 3, padding_mode="reflect"), "padding_mode='reflect'"),
-    (torch.nn.LSTM(2, 2, bidirectional=True), "bidirectional=True"),
+    (torch.nn.LSTM(3, 2, proj_size=1), "proj_size > 0"),
     (torch.nn.Embedding(4, 2, padding_idx=0), "padding_idx"),
     (torch.nn.MaxPool2d(2, return_indices=True), "return_indices=True"),
 ])

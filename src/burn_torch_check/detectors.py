@@ -510,6 +510,9 @@ def _checkpoint(node, a):
     return None
 
 
+function_detector("torch_gru_call", {"torch.nn.GRU"}, idiom="`torch.nn.GRU(...)`")
+
+
 function_detector("manual_seed_call", {"torch.manual_seed", "torch.random.manual_seed",
                                        "torch.cuda.manual_seed", "torch.cuda.manual_seed_all"},
                   idiom="`torch.manual_seed(n)`")
@@ -563,6 +566,8 @@ function_detector("clip_grad_call",
                   {"torch.nn.utils.clip_grad_norm_", "torch.nn.utils.clip_grad_norm",
                    "torch.nn.utils.clip_grad.clip_grad_norm_"},
                   idiom="`torch.nn.utils.clip_grad_norm_(...)`")
+
+function_detector("torch_muon_call", {"torch.optim.Muon"}, idiom="`torch.optim.Muon(...)`")
 
 _OPTIMIZER_DEFAULTS = {
     "Adam": "AdamConfig's epsilon is 1e-5 (torch 1e-8): set it, AdamConfig().with_epsilon(1e-8)",

@@ -31,7 +31,7 @@ import torch
 from burn_torch import Device, GradientCheckpointingStrategy, Tensor
 
 FAMILIES = ("elementwise", "activation", "linalg", "convert", "compare", "shape", "index", "reduce",
-            "module", "signal", "norm", "loss")
+            "module", "signal", "norm", "loss", "recurrent")
 
 CPU = Device.cpu()
 AD = CPU.autodiff()

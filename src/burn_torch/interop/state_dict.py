@@ -50,11 +50,24 @@ MULTI_HEAD_ATTENTION = LayerAdapter(
     renames={"output": "out_proj"},
     fused={"in_proj_weight": ("query.weight", "key.weight", "value.weight"),
            "in_proj_bias": ("query.bias", "key.bias", "value.bias")})
-_GATES = ("input_gate", "forget_gate", "cell_gate", "output_gate")  # torch's i, f, g, o order
-LSTM = LayerAdapter(fused={
-    f"{kind}_{side}_l0": tuple(f"{gate}.{transform}.{kind}" for gate in _GATES)
-    for kind in ("weight", "bias")
-    for side, transform in (("ih", "input_transform"), ("hh", "hidden_transform"))})
+def _recurrent(gates: tuple[str, ...]) -> LayerAdapter:
+    """A one-layer recurrent layer: PyTorch's ``weight_ih_l0`` (``weight_hh_l0``, ``bias_*``)
+    stacks the gates' input (hidden) transforms, in PyTorch's gate order."""
+    return LayerAdapter(fused={
+        f"{kind}_{side}_l0": tuple(f"{gate}.{transform}.{kind}" for gate in gates)
+        for kind in ("weight", "bias")
+        for side, transform in (("ih", "input_transform"), ("hh", "hidden_transform"))})
+
+
+LSTM = _recurrent(("input_gate", "forget_gate", "cell_gate", "output_gate"))  # i, f, g, o
+GRU = _recurrent(("reset_gate", "update_gate", "new_gate"))                    # r, z, n
+RNN = _recurrent(("gate",))
+RECURRENT_KEYS = tuple(f"{kind}_{side}_l0" for kind in ("weight", "bias") for side in ("ih", "hh"))
+BIDIRECTIONAL = LayerAdapter(renames={
+    **{f"forward.{k}": k for k in RECURRENT_KEYS},
+    **{f"reverse.{k}": f"{k}_reverse" for k in RECURRENT_KEYS}})
+"""A ``Bi`` layer: its ``forward`` layer's keys are PyTorch's ``*_l0``, its ``reverse`` layer's
+``*_l0_reverse`` (``torch.nn.LSTM(..., bidirectional=True)``)."""
 
 
 def transformer_encoder_layer(layer: Module) -> LayerAdapter:
@@ -70,7 +83,8 @@ _BY_CLASS: dict[type, AdapterSpec] = {}
 _BY_NN_NAME: dict[str, AdapterSpec] = {
     "Linear": LINEAR, "BatchNorm": BATCH_NORM, "LayerNorm": NORM, "GroupNorm": NORM,
     "InstanceNorm": NORM, "RmsNorm": NORM, "MultiHeadAttention": MULTI_HEAD_ATTENTION,
-    "Lstm": LSTM, "TransformerEncoderLayer": transformer_encoder_layer,
+    "Lstm": LSTM, "Gru": GRU, "Rnn": RNN, "BiLstm": BIDIRECTIONAL, "BiGru": BIDIRECTIONAL,
+    "BiRnn": BIDIRECTIONAL, "TransformerEncoderLayer": transformer_encoder_layer,
     "PRelu": LayerAdapter(renames={"alpha": "weight"}),
 }
 _IDENTITY = LayerAdapter()

@@ -1,7 +1,8 @@
 """burn_torch modules for ``torch.nn`` structures Burn has no layer for, so that
 :func:`~burn_torch.interop.torch_modules.from_torch_module` can convert them: ``Sequential``
-(a list of layers applied in order), ``Flatten``, ``Identity`` and ``StackedLstm`` (a
-multi-layer ``torch.nn.LSTM``: Burn's ``Lstm`` is one layer).
+(a list of layers applied in order), ``Flatten``, ``Identity`` and ``StackedLstm``, ``StackedGru``,
+``StackedRnn`` (multi-layer ``torch.nn.LSTM``/``GRU``/``RNN``: Burn's recurrent layers are one
+layer each).
 
 They follow the ``burn_torch.nn`` conventions (modules are values, ``forward`` computes with
 burn_torch ops), and register state-dict adapters so their weights keep PyTorch's names
@@ -13,9 +14,9 @@ from typing import Any, Sequence
 
 from ..module import Module
 from ..nn.dropout import Dropout, DropoutConfig
-from ..nn.lstm import Lstm, LstmState
+from ..nn.gru import Gru
 from ..tensor import Tensor
-from .state_dict import LayerAdapter, register_adapter
+from .state_dict import RECURRENT_KEYS, LayerAdapter, register_adapter
 
 
 class Sequential(Module):
@@ -64,40 +65,63 @@ class Identity(Module):
         return input
 
 
-class StackedLstm(Module):
-    """A multi-layer LSTM as ``torch.nn.LSTM(num_layers=n, dropout=p)``: layer ``k`` (an
-    :class:`~burn_torch.nn.Lstm`) reads layer ``k - 1``'s output, with dropout ``p`` on every
-    layer's output but the last (in training, as ``burn_torch.nn.Dropout``)."""
+class StackedRecurrent(Module):
+    """A multi-layer recurrent network as ``torch.nn.LSTM/GRU/RNN(num_layers=n, dropout=p)``:
+    layer ``k`` (a Burn ``Lstm``/``Gru``/``Rnn`` or its ``Bi`` form) reads layer ``k - 1``'s
+    output, with dropout ``p`` on every layer's output but the last (in training, as
+    ``burn_torch.nn.Dropout``). Its state-dict keys are PyTorch's: layer ``k``'s ``*_l0`` is
+    ``*_l{k}`` (and ``*_l0_reverse`` is ``*_l{k}_reverse``)."""
 
-    def __init__(self, layers: Sequence[Lstm], dropout: float = 0.0,
-                 dropout_layer: Dropout | None = None) -> None:
+    def __init__(self, layers: Sequence[Module], dropout: float = 0.0,
+                 dropout_layer: Dropout | None = None, batch_first: bool = True) -> None:
         super().__init__()
         if not layers:
-            raise ValueError("StackedLstm needs at least one layer")
+            raise ValueError(f"{type(self).__name__} needs at least one layer")
         self.layers = list(layers)
         self.dropout = dropout_layer if dropout_layer is not None else DropoutConfig(dropout).init()
+        self.batch_first = batch_first
 
-    def forward(self, input: Tensor,
-                states: Sequence[LstmState] | None = None) -> tuple[Tensor, list[LstmState]]:
-        """``(output of the last layer, [final LstmState of each layer])``; ``states`` (one
-        per layer) default to zeros. Layouts as each layer's (``batch_first``); ValueError when
-        the number of states differs from the number of layers."""
+    def forward(self, input: Tensor, states: Sequence | None = None) -> tuple[Tensor, list]:
+        """``(output of the last layer, [final state of each layer])``; ``states`` (one per
+        layer, each as that layer's ``forward`` takes it) default to zeros. Layouts as each
+        layer's (``batch_first``; a ``Gru``, batch-first in Burn, follows this module's
+        ``batch_first``). ValueError when the number of states differs from the layers'."""
         if states is not None and len(states) != len(self.layers):
-            raise ValueError(f"StackedLstm: expected {len(self.layers)} states, got {len(states)}")
+            raise ValueError(f"{type(self).__name__}: expected {len(self.layers)} states, "
+                             f"got {len(states)}")
         x, finals = input, []
         for k, layer in enumerate(self.layers):
             if k:
                 x = self.dropout.forward(x)
-            x, state = layer.forward(x, None if states is None else states[k])
+            state = None if states is None else states[k]
+            if isinstance(layer, Gru):
+                x, state = layer.run(x, state, self.batch_first, False)
+            else:
+                x, state = layer.forward(x, state)
             finals.append(state)
         return x, finals
 
 
-def _stacked_lstm_adapter(module: StackedLstm) -> LayerAdapter:
+class StackedLstm(StackedRecurrent):
+    """A multi-layer ``torch.nn.LSTM``: a :class:`StackedRecurrent` of ``Lstm`` (or ``BiLstm``)
+    layers; each final state is an ``LstmState``."""
+
+
+class StackedGru(StackedRecurrent):
+    """A multi-layer ``torch.nn.GRU``: a :class:`StackedRecurrent` of ``Gru`` (or ``BiGru``)
+    layers; each final state is a ``[batch, d_hidden]`` tensor (``[2, ...]`` for ``BiGru``)."""
+
+
+class StackedRnn(StackedRecurrent):
+    """A multi-layer ``torch.nn.RNN``: a :class:`StackedRecurrent` of ``Rnn`` (or ``BiRnn``)
+    layers; each final state is an ``RnnState``."""
+
+
+def _stacked_adapter(module: StackedRecurrent) -> LayerAdapter:
     """Layer ``k``'s ``weight_ih_l0`` (etc.) is PyTorch's ``weight_ih_l{k}``."""
     return LayerAdapter(renames={
-        f"layers.{k}.{kind}_{side}_l0": f"{kind}_{side}_l{k}"
-        for k in range(len(module.layers)) for kind in ("weight", "bias") for side in ("ih", "hh")})
+        f"layers.{k}.{key}{suffix}": f"{key[:-1]}{k}{suffix}"
+        for k in range(len(module.layers)) for key in RECURRENT_KEYS for suffix in ("", "_reverse")})
 
 
 def _sequential_adapter(module: Sequential) -> LayerAdapter:
@@ -105,5 +129,5 @@ def _sequential_adapter(module: Sequential) -> LayerAdapter:
     return LayerAdapter(renames={f"layers.{k}": str(k) for k in range(len(module.layers))})
 
 
-register_adapter(StackedLstm, _stacked_lstm_adapter)
+register_adapter(StackedRecurrent, _stacked_adapter)
 register_adapter(Sequential, _sequential_adapter)

@@ -23,6 +23,7 @@ cannot reproduce raises ValueError naming it, rather than converting to other nu
 """
 from __future__ import annotations
 
+import re
 import warnings
 from typing import Callable, Union
 
@@ -32,7 +33,7 @@ from .. import nn
 from ..device import Device
 from ..module import Module
 from .state_dict import load_torch_state_dict
-from .torch_layers import Flatten, Identity, Sequential, StackedLstm
+from .torch_layers import Flatten, Identity, Sequential, StackedGru, StackedLstm, StackedRnn
 
 Converted = Union[Module, list, dict]
 Converter = Callable[[torch.nn.Module, Device], Converted]
@@ -156,17 +157,36 @@ def _embedding(m: torch.nn.Embedding, device: Device) -> nn.Embedding:
     return _with_weights(nn.EmbeddingConfig(m.num_embeddings, m.embedding_dim).init(device), m)
 
 
-def _lstm(m: torch.nn.LSTM, device: Device) -> nn.Lstm | StackedLstm:
-    if m.bidirectional or m.proj_size:
-        raise _unsupported(m, "bidirectional=True or proj_size > 0")
+_RECURRENT = {  # torch class -> (Burn config, Bi config, stacked container)
+    torch.nn.LSTM: (nn.LstmConfig, nn.BiLstmConfig, StackedLstm),
+    torch.nn.GRU: (nn.GruConfig, nn.BiGruConfig, StackedGru),
+    torch.nn.RNN: (nn.RnnConfig, nn.BiRnnConfig, StackedRnn),
+}
+
+
+def _recurrent(m: torch.nn.RNNBase, device: Device) -> Module:
+    """One Burn layer (or its Bi form) per torch layer; several, or a seq-first GRU (Burn's
+    ``Gru`` is batch-first), in a Stacked container keeping torch's keys and layout."""
+    if getattr(m, "proj_size", 0):
+        raise _unsupported(m, "proj_size > 0")
+    config_cls, bi_cls, stacked = _RECURRENT[type(m)]
+    width = m.hidden_size * (2 if m.bidirectional else 1)
     layers = []
     for k in range(m.num_layers):
-        d_input = m.input_size if k == 0 else m.hidden_size
-        layer = nn.LstmConfig(d_input, m.hidden_size, m.bias).with_batch_first(m.batch_first).init(device)
-        weights = {name.replace(f"_l{k}", "_l0"): t for name, t in m.state_dict().items()
-                   if name.endswith(f"_l{k}")}
-        layers.append(load_torch_state_dict(layer, weights)[0])
-    return layers[0] if m.num_layers == 1 else StackedLstm(layers, m.dropout)
+        config = (bi_cls if m.bidirectional else config_cls)(
+            m.input_size if k == 0 else width, m.hidden_size, m.bias)
+        if m.bidirectional or type(m) is not torch.nn.GRU:
+            config = config.with_batch_first(m.batch_first)
+        if type(m) is torch.nn.RNN and m.nonlinearity == "relu":
+            config = config.with_hidden_activation(nn.ActivationConfig.relu())
+        suffix = re.compile(f"_l{k}(_reverse)?$")
+        weights = {suffix.sub(lambda mt: "_l0" + (mt.group(1) or ""), name): t
+                   for name, t in m.state_dict().items() if suffix.search(name)}
+        layers.append(load_torch_state_dict(config.init(device), weights)[0])
+    single_ok = m.bidirectional or type(m) is not torch.nn.GRU or m.batch_first
+    if m.num_layers == 1 and single_ok:
+        return layers[0]
+    return stacked(layers, m.dropout, batch_first=m.batch_first)
 
 
 def _multihead_attention(m: torch.nn.MultiheadAttention, device: Device) -> nn.MultiHeadAttention:
@@ -244,7 +264,8 @@ for _cls, _converter in {
     torch.nn.ModuleDict: _module_dict, torch.nn.Linear: _linear, torch.nn.Conv1d: _conv1d,
     torch.nn.Conv2d: _conv2d, torch.nn.BatchNorm1d: _batch_norm, torch.nn.BatchNorm2d: _batch_norm,
     torch.nn.LayerNorm: _layer_norm, torch.nn.GroupNorm: _group_norm,
-    torch.nn.Embedding: _embedding, torch.nn.LSTM: _lstm,
+    torch.nn.Embedding: _embedding, torch.nn.LSTM: _recurrent, torch.nn.GRU: _recurrent,
+    torch.nn.RNN: _recurrent,
     torch.nn.MultiheadAttention: _multihead_attention, torch.nn.GELU: _gelu,
     torch.nn.LeakyReLU: _leaky_relu, torch.nn.PReLU: _prelu, torch.nn.Dropout: _dropout,
     torch.nn.MaxPool2d: _max_pool2d,

@@ -41,7 +41,9 @@ from .losses import __all__ as _losses
 from .distance import (CosineSimilarity, CosineSimilarityConfig, PairwiseDistance,
                        PairwiseDistanceConfig)
 from .noise import GaussianNoise, GaussianNoiseConfig
-from .lstm import GateController, Lstm, LstmConfig, LstmState
+from .gru import BiGru, BiGruConfig, Gru, GruConfig
+from .lstm import BiLstm, BiLstmConfig, GateController, Lstm, LstmConfig, LstmState
+from .rnn import BiRnn, BiRnnConfig, Rnn, RnnConfig, RnnState
 from .norm import BatchNorm, BatchNormConfig, GroupNorm, GroupNormConfig, LayerNorm, LayerNormConfig
 from .norm_layers import (InstanceNorm, InstanceNormConfig, LocalResponseNorm,
                           LocalResponseNormConfig, RmsNorm, RmsNormConfig)
@@ -64,6 +66,8 @@ __all__ = [
     "MhaInput", "MhaOutput", "TransformerEncoder", "TransformerEncoderConfig",
     "TransformerEncoderInput", "TransformerEncoderLayer", "PositionWiseFeedForward",
     "PositionWiseFeedForwardConfig", "Lstm", "LstmConfig", "LstmState", "GateController",
+    "BiLstm", "BiLstmConfig", "Gru", "GruConfig", "BiGru", "BiGruConfig", "Rnn", "RnnConfig",
+    "RnnState", "BiRnn", "BiRnnConfig",
     "MseLoss", "CrossEntropyLoss", "CrossEntropyLossConfig", "BinaryCrossEntropyLoss",
     "BinaryCrossEntropyLossConfig", "HuberLoss", "HuberLossConfig", "Reduction", "Identity", "InstanceNorm", "InstanceNormConfig",
     "LocalResponseNorm", "LocalResponseNormConfig", "RmsNorm", "RmsNormConfig", "NormalizationConfig",

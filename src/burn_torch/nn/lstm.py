@@ -22,6 +22,9 @@ from ..tensor import Tensor
 from .activation_modules import ActivationConfig
 from .initializer import Initializer
 from .linear import Linear, LinearConfig
+from .recurrent import (BiLayer, ForwardAndField, bi_output, check_input, fused_pass, is_sigmoid, is_tanh, last_step,
+                        split_bi_state, step_order, to_batch_first, uniform_bias, zeros_state)
+from ..ops import recurrent as recurrent_ops
 
 
 class GateController(Module):
@@ -110,19 +113,47 @@ class Lstm(Module):
         (or seq-first), the hidden state of step ``t`` at position ``t`` also when ``reverse``
         processes the steps last to first. ValueError for another input rank.
         """
-        if batched_input.rank() != 3:
-            raise ValueError(f"Lstm: expected a rank-3 input, got {batched_input.dims()}")
-        x = batched_input if self.batch_first else batched_input.swap_dims(0, 1)
-        batch, seq, _ = x.dims()
+        check_input("Lstm", batched_input)
+        return self.run(batched_input, state, self.batch_first, self.reverse)
+
+    def fusable(self) -> bool:
+        """Whether the whole sequence runs as the ``lstm`` op (Burn's default cell)."""
+        return (self.clip is None and not self.input_forget and is_sigmoid(self.gate_activation)
+                and is_tanh(self.cell_activation) and is_tanh(self.hidden_activation)
+                and uniform_bias(self.gates()))
+
+    def gates(self) -> list[GateController]:
+        """The gates in PyTorch's order (i, f, g, o)."""
+        return [self.input_gate, self.forget_gate, self.cell_gate, self.output_gate]
+
+    def run(self, x: Tensor, state: LstmState | None, batch_first: bool,
+            reverse: bool) -> tuple[Tensor, LstmState]:
+        """The pass over ``x`` in the given layout and step order (``BiLstm`` runs its reverse
+        layer with ``reverse=True`` whatever that layer's own flag)."""
+        batch = x.dims()[0 if batch_first else 1]
         if state is None:
-            zeros = Tensor.zeros([batch, self.d_hidden], x.device(), dtype=x.dtype())
+            zeros = zeros_state(x, batch, self.d_hidden)
             state = LstmState(zeros, zeros)
+        if self.fusable():
+            packed = fused_pass(recurrent_ops.LSTM, x, (state.hidden, state.cell), self.gates(),
+                                batch_first, reverse)
+            seq_dim = 1 if batch_first else 0
+            seq = packed.dims()[seq_dim] - 1
+            output = packed.narrow(seq_dim, 0, seq)
+            cell = packed.narrow(seq_dim, seq, 1).squeeze_dim(seq_dim)
+            return output, LstmState(cell, last_step(output, seq_dim, reverse))
+        output, state = self._composed(to_batch_first(x, batch_first), state, reverse)
+        return to_batch_first(output, batch_first), state
+
+    def _composed(self, x: Tensor, state: LstmState, reverse: bool) -> tuple[Tensor, LstmState]:
+        """Burn's per-step equations from tensor ops (any activation, clip, input_forget)."""
+        batch, seq, _ = x.dims()
         gates = [self.input_gate, self.forget_gate, self.output_gate, self.cell_gate]
         # the input transforms of every step at once; the recurrence adds the hidden ones
         projected = [g.input_transform.forward(x) for g in gates]
         cell, hidden = state
         outputs: list[Tensor | None] = [None] * seq
-        for t in (reversed(range(seq)) if self.reverse else range(seq)):
+        for t in step_order(seq, reverse):
             i, f, o, g = (p.narrow(1, t, 1).reshape([batch, self.d_hidden])
                           + gate.hidden_transform.forward(hidden)
                           for p, gate in zip(projected, gates))
@@ -133,11 +164,62 @@ class Lstm(Module):
                 cell = cell.clamp(-self.clip, self.clip)
             hidden = self.gate_activation.forward(o) * self.hidden_activation.forward(cell)
             outputs[t] = hidden
-        output = Tensor.stack(outputs, 1)
-        return (output if self.batch_first else output.swap_dims(0, 1)), LstmState(cell, hidden)
+        return Tensor.stack(outputs, 1), LstmState(cell, hidden)
+
+    def input_dims(self) -> tuple[int, bool]:
+        """``(d_input, bias)``."""
+        return (self.input_gate.input_transform.weight.val().dims()[0],
+                self.input_gate.input_transform.bias is not None)
 
     def __repr__(self) -> str:
-        d_input = self.input_gate.input_transform.weight.val().dims()[0]
-        bias = self.input_gate.input_transform.bias is not None
+        d_input, bias = self.input_dims()
         return (f"Lstm {{d_input: {d_input}, d_hidden: {self.d_hidden}, bias: {bias}, "
                 f"params: {self.num_params()}}}")
+
+
+class BiLstmConfig(Config):
+    """Configuration of :class:`BiLstm` (Burn's fields and defaults; no ``reverse``)."""
+
+    d_input: int
+    d_hidden: int
+    bias: bool
+    initializer: Initializer = Initializer.xavier_normal(1.0)
+    batch_first: bool = True
+    clip: float | None = None
+    input_forget: bool = False
+    gate_activation: ActivationConfig = ActivationConfig.sigmoid()
+    cell_activation: ActivationConfig = ActivationConfig.tanh()
+    hidden_activation: ActivationConfig = ActivationConfig.tanh()
+
+    def init(self, device: Device) -> "BiLstm":
+        base = (LstmConfig(self.d_input, self.d_hidden, self.bias)
+                .with_initializer(self.initializer).with_batch_first(True).with_clip(self.clip)
+                .with_input_forget(self.input_forget)
+                .with_gate_activation(self.gate_activation)
+                .with_cell_activation(self.cell_activation)
+                .with_hidden_activation(self.hidden_activation))
+        return BiLstm(base.init(device), base.init(device), self.d_hidden, self.batch_first)
+
+
+class BiLstm(BiLayer):
+    """Burn's bidirectional LSTM: ``forward`` runs the steps first to last, ``reverse`` last to
+    first; the output puts both side by side (``[batch, seq, 2 * d_hidden]``, PyTorch's
+    ``bidirectional=True`` layout). The forward-direction layer is ``forward_layer``."""
+
+    def _bi_forward(self, batched_input: Tensor,
+                state: LstmState | None = None) -> tuple[Tensor, LstmState]:
+        """``(output, final state)``; the state's ``cell`` and ``hidden`` are
+        ``[2, batch, d_hidden]`` (forward direction first), as is ``state`` (zeros when None).
+        ValueError for another input rank or state shape."""
+        check_input("BiLstm", batched_input)
+        x = to_batch_first(batched_input, self.batch_first)
+        cells = split_bi_state(None if state is None else state.cell, "BiLstm")
+        hiddens = split_bi_state(None if state is None else state.hidden, "BiLstm")
+        states = [None if c is None else LstmState(c, h) for c, h in zip(cells, hiddens)]
+        out_f, state_f = self.forward_layer.run(x, states[0], True, False)
+        out_r, state_r = self.reverse.run(x, states[1], True, True)
+        return bi_output(out_f, out_r, self.batch_first), LstmState(
+            Tensor.stack([state_f.cell, state_r.cell], 0),
+            Tensor.stack([state_f.hidden, state_r.hidden], 0))
+
+    forward = ForwardAndField(_bi_forward)

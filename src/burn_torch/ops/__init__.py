@@ -1,7 +1,7 @@
 """The op table (``table.OPS``) and the modules that declare its entries, grouped by family."""
 from . import activation, compare, convert, elementwise, index, linalg, reduce, shape  # noqa: F401  (declare ops)
 from . import conv, nn, pool  # noqa: F401  (declare module ops)
-from . import bitwise, loss, norm, signal  # noqa: F401  (declare ops)
+from . import bitwise, loss, norm, recurrent, signal  # noqa: F401  (declare ops)
 from .table import COMPUTE, MEMORY, OPS, Bound, OpDef
 
 __all__ = ["OPS", "OpDef", "Bound", "MEMORY", "COMPUTE"]

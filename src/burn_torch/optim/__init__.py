@@ -9,13 +9,18 @@ A training step::
 from . import lr_scheduler
 from .adagrad import AdaGrad, AdaGradConfig
 from .adam import Adam, AdamConfig, AdamW, AdamWConfig
+from .adan import Adan, AdanConfig
 from .base import ModuleOptimizer, OptimizerRecord, SimpleOptimizer, WeightDecayConfig
 from .clipping import GradientClipping, GradientClippingConfig
 from .grad_accum import GradientsAccumulator
 from .grads import GradientsParams
-from .lr_scheduler import (ConstantLr, CosineAnnealingLrSchedulerConfig, ExponentialLrSchedulerConfig,
+from .lbfgs import LBFGS, LBFGSConfig, LineSearchFn
+from .lr_scheduler import (ComposedLrScheduler, ComposedLrSchedulerConfig, ConstantLr,
+                           CosineAnnealingLrSchedulerConfig, ExponentialLrSchedulerConfig,
                            LinearLrSchedulerConfig, LrScheduler, NoamLrSchedulerConfig,
+                           SchedulerReduction, SequentialLrScheduler, SequentialLrSchedulerConfig,
                            StepLrSchedulerConfig)
+from .muon import AdjustLrFn, Muon, MuonConfig
 from .rmsprop import RmsProp, RmsPropConfig
 from .sgd import MomentumConfig, Sgd, SgdConfig
 
@@ -26,4 +31,7 @@ __all__ = [
     "RmsProp", "RmsPropConfig", "AdaGrad", "AdaGradConfig", "lr_scheduler", "LrScheduler",
     "ConstantLr", "LinearLrSchedulerConfig", "CosineAnnealingLrSchedulerConfig",
     "StepLrSchedulerConfig", "ExponentialLrSchedulerConfig", "NoamLrSchedulerConfig",
+    "Adan", "AdanConfig", "Muon", "MuonConfig", "AdjustLrFn", "LBFGS", "LBFGSConfig",
+    "LineSearchFn", "ComposedLrScheduler", "ComposedLrSchedulerConfig", "SchedulerReduction",
+    "SequentialLrScheduler", "SequentialLrSchedulerConfig",
 ]

@@ -6,6 +6,7 @@ and returns a scheduler; ``to_record()`` / ``load_record()`` save and restore it
 """
 from __future__ import annotations
 
+import enum
 import math
 
 from ..module import Config
@@ -192,3 +193,107 @@ class NoamLrSchedulerConfig(Config):
         if self.model_size < 1:
             raise ValueError("Model size must be greater than 0")
         return NoamLrScheduler(self.factor, self.warmup_steps, self.model_size)
+
+
+class SchedulerReduction(enum.Enum):
+    """How :class:`ComposedLrScheduler` combines its schedulers' rates (Burn's)."""
+
+    AVG = "avg"
+    SUM = "sum"
+    PROD = "prod"
+
+
+class ComposedLrScheduler(LrScheduler):
+    """Steps every scheduler and combines their rates (average, sum or product)."""
+
+    def __init__(self, schedulers: list[LrScheduler], reduction: SchedulerReduction) -> None:
+        self.schedulers = schedulers
+        self.reduction = reduction
+
+    def step(self) -> float:
+        rates = [s.step() for s in self.schedulers]
+        if self.reduction is SchedulerReduction.PROD:
+            return math.prod(rates)
+        total = 0.0
+        for lr in rates:
+            total += lr / len(rates) if self.reduction is SchedulerReduction.AVG else lr
+        return total
+
+    def to_record(self) -> dict:
+        return {"schedulers": [s.to_record() for s in self.schedulers]}
+
+    def load_record(self, record: dict) -> "ComposedLrScheduler":
+        for s, r in zip(self.schedulers, record["schedulers"]):
+            s.load_record(r)
+        return self
+
+
+class ComposedLrSchedulerConfig(Config):
+    """Configuration of :class:`ComposedLrScheduler` (Burn's: schedulers added with
+    ``linear``, ``cosine``, ``exponential``, ``noam``; ``reduction`` defaults to the product)."""
+
+    schedulers: tuple = ()
+    reduction: SchedulerReduction = SchedulerReduction.PROD
+
+    def _add(self, config: Config) -> "ComposedLrSchedulerConfig":
+        return self.with_schedulers(tuple(self.schedulers) + (config,))
+
+    def linear(self, config: LinearLrSchedulerConfig) -> "ComposedLrSchedulerConfig":
+        return self._add(config)
+
+    def cosine(self, config: CosineAnnealingLrSchedulerConfig) -> "ComposedLrSchedulerConfig":
+        return self._add(config)
+
+    def exponential(self, config: ExponentialLrSchedulerConfig) -> "ComposedLrSchedulerConfig":
+        return self._add(config)
+
+    def noam(self, config: NoamLrSchedulerConfig) -> "ComposedLrSchedulerConfig":
+        return self._add(config)
+
+    def init(self) -> ComposedLrScheduler:
+        """Initializes every scheduler (ValueError as theirs)."""
+        return ComposedLrScheduler([c.init() for c in self.schedulers], self.reduction)
+
+
+class SequentialLrScheduler(LrScheduler):
+    """Runs ``schedulers[k]`` from step ``milestones[k - 1]`` on (each starts fresh when its
+    turn comes: only the active scheduler steps)."""
+
+    def __init__(self, schedulers: list[LrScheduler], milestones: list[int]) -> None:
+        self.schedulers = schedulers
+        self.milestones = list(milestones)
+        self.current_step = 0
+
+    def step(self) -> float:
+        index = sum(1 for m in self.milestones if self.current_step >= m)
+        self.current_step += 1
+        return self.schedulers[index].step()
+
+    def to_record(self) -> dict:
+        return {"step": self.current_step, "schedulers": [s.to_record() for s in self.schedulers]}
+
+    def load_record(self, record: dict) -> "SequentialLrScheduler":
+        self.current_step = record["step"]
+        for s, r in zip(self.schedulers, record["schedulers"]):
+            s.load_record(r)
+        return self
+
+
+class SequentialLrSchedulerConfig(Config):
+    """Configuration of :class:`SequentialLrScheduler` (Burn's: one milestone fewer than
+    schedulers, milestones positive and strictly increasing)."""
+
+    schedulers: tuple
+    milestones: tuple
+
+    def init(self) -> SequentialLrScheduler:
+        """ValueError (Burn's messages) for an inconsistent configuration, or as a scheduler's."""
+        if not self.schedulers:
+            raise ValueError("At least one scheduler is required")
+        if len(self.milestones) + 1 != len(self.schedulers):
+            raise ValueError("The number of milestones must be one less than the number of "
+                             "schedulers")
+        ms = list(self.milestones)
+        if any(m <= 0 or (i and m <= ms[i - 1]) for i, m in enumerate(ms)):
+            raise ValueError("Milestones must be greater than zero and strictly increasing")
+        return SequentialLrScheduler([c.init() for c in self.schedulers], ms)

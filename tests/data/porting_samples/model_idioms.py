@@ -35,3 +35,8 @@ def fit(model, batches, scaler):
     a[0] = 1.0
     sizes = torch.stack([x.sum(), y.sum()])
     return torch.save(model.state_dict(), "model.pt"), plain, frozen, copy, moved, t, sizes
+
+
+def recurrent(params):
+    gru = nn.GRU(4, 8)
+    return gru, torch.optim.Muon(params)
