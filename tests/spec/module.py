@@ -39,12 +39,17 @@ def conv(n, x, w, b, options, ref_kw, variant, pad=None):
     ]
 
 
-def conv_t(n, x, w, b, options, ref_kw, variant):
+def conv_t(n, x, w, b, options, ref_kw, variant, crop=None):
+    """Rows of ``conv_transpose{n}d`` with and without bias (``crop``: the reference computes the
+    full output and crops/extends it per dim, see :func:`_cropped`)."""
     fn = getattr(mo, f"conv_transpose{n}d")
     tref = getattr(tf, f"conv_transpose{n}d")
 
     def ref(x, w, b=None):
-        return tref(x, w, b, **ref_kw)
+        if crop is None:
+            return tref(x, w, b, **ref_kw)
+        out = _cropped(tref(x, w, **ref_kw), crop)
+        return out if b is None else out + b.view(-1, *[1] * n)
 
     return [
         Row(f"conv_transpose{n}d", lambda x, w, b: fn(x, w, b, options), ref, (x, w, b),
@@ -109,6 +114,105 @@ CONV_ROWS = [
     Row("conv_transpose2d", lambda x, w, b: mo.conv_transpose2d(x, w, b, _cto(2, stride=2)),
         lambda x, w, b: tf.conv_transpose2d(x, w, b, stride=2),
         (F(2, 2, 3, 3), K(2, 3, 2, 2), K(3)), variant="x only tracked"),
+    # Burn's padding_out not smaller than the stride (torch's kernel rejects it): the full output
+    # cropped by ``padding`` at the start, then cut or zero-extended to Burn's size
+    *conv_t(1, F(2, 2, 5), F(2, 3, 3), F(3), _cto(1, padding_out=1), dict(), "padding_out=stride",
+            crop=((0, 1),)),
+    *conv_t(2, F(1, 2, 3, 3), F(2, 2, 3, 3), F(2), _cto(2, padding=1, padding_out=2),
+            dict(), "padded, padding_out > stride", crop=((1, 1), (1, 1))),
+    Row("conv_transpose1d", lambda x, w, b: mo.conv_transpose1d(x, w, b, _cto(1, padding_out=1)),
+        lambda x, w, b: _cropped(tf.conv_transpose1d(x, w), ((0, 1),)) + b.view(-1, 1),
+        (K(2, 2, 5), F(2, 3, 3), K(3)), variant="padding_out=stride, weight only tracked"),
+]
+
+
+def _cropped(full, crop):
+    """``full`` with ``(start, end)`` per spatial dim cut off the start and added at the end
+    (zeros), as Burn's transposed convolution with a large ``padding_out``."""
+    pad = []
+    for start, end in reversed(crop):
+        pad += [-start, end]
+    return tf.pad(full, pad)
+
+
+# ============================================================================ deformable conv ====
+def deform_conv2d_ref(x, offset, weight, mask, bias, stride, padding, dilation, weight_groups,
+                      offset_groups):
+    """torchvision's deformable convolution written with plain torch gathers: tap ``(ky, kx)``
+    of output ``(oy, ox)`` reads x bilinearly at ``(oy * s - p + ky * d + dy, ox * s - p + kx *
+    d + dx)``, zero outside ``(-1, size)`` and for corners outside the input."""
+    b, c, h, w = x.shape
+    c_out, _, kh, kw = weight.shape
+    oh, ow = offset.shape[2:]
+    g, cg = offset_groups, c // offset_groups
+    off = offset.reshape(b, g, kh, kw, 2, oh, ow)
+    ky = torch.arange(kh, dtype=x.dtype).view(kh, 1, 1, 1) * dilation[0]
+    kx = torch.arange(kw, dtype=x.dtype).view(1, kw, 1, 1) * dilation[1]
+    oy = torch.arange(oh, dtype=x.dtype).view(1, 1, oh, 1) * stride[0] - padding[0]
+    ox = torch.arange(ow, dtype=x.dtype).view(1, 1, 1, ow) * stride[1] - padding[1]
+    y = off[:, :, :, :, 0] + ky + oy  # [b, g, kh, kw, oh, ow]
+    xx = off[:, :, :, :, 1] + kx + ox
+    inside = (y > -1) & (y < h) & (xx > -1) & (xx < w)
+    y0, x0 = torch.floor(y), torch.floor(xx)
+    ly, lx = y - y0, xx - x0
+    flat = x.reshape(b, g, cg, h * w)
+    total = 0
+    for cy, cx, weight_ in ((y0, x0, (1 - ly) * (1 - lx)), (y0, x0 + 1, (1 - ly) * lx),
+                            (y0 + 1, x0, ly * (1 - lx)), (y0 + 1, x0 + 1, ly * lx)):
+        ok = inside & (cy >= 0) & (cy < h) & (cx >= 0) & (cx < w)
+        index = (cy.clamp(0, h - 1) * w + cx.clamp(0, w - 1)).long().reshape(b, g, 1, -1)
+        picked = flat.gather(3, index.expand(b, g, cg, index.shape[-1]))
+        total = total + picked * (weight_ * ok).reshape(b, g, 1, -1)
+    columns = total.reshape(b, g, cg, kh * kw, oh * ow)
+    if mask is not None:
+        columns = columns * mask.reshape(b, g, 1, kh * kw, oh * ow)
+    columns = columns.reshape(b, weight_groups, -1, oh * ow)
+    out = (weight.reshape(weight_groups, c_out // weight_groups, -1) @ columns)
+    out = out.reshape(b, c_out, oh, ow)
+    return out if bias is None else out + bias.view(1, -1, 1, 1)
+
+
+def _dco(stride=1, padding=0, dilation=1, weight_groups=1, offset_groups=1):
+    return mo.DeformConvOptions(stride=[stride] * 2, padding=[padding] * 2,
+                                dilation=[dilation] * 2, weight_groups=weight_groups,
+                                offset_groups=offset_groups)
+
+
+def _offsets(*shape):
+    """Offsets away from whole pixels (where the bilinear weights have kinks)."""
+    return F(*shape, lo=-1.8, hi=1.8, avoid=(-1.0, 0.0, 1.0), margin=0.05)
+
+
+def deform(x, off, w, m, b, variant, **kw):
+    options = _dco(**kw)
+    ref_kw = dict(stride=[kw.get("stride", 1)] * 2, padding=[kw.get("padding", 0)] * 2,
+                  dilation=[kw.get("dilation", 1)] * 2,
+                  weight_groups=kw.get("weight_groups", 1),
+                  offset_groups=kw.get("offset_groups", 1))
+    return [
+        Row("deform_conv2d", lambda x, o, w, m, b: mo.deform_conv2d(x, o, w, m, b, options),
+            lambda x, o, w, m, b: deform_conv2d_ref(x, o, w, m, b, **ref_kw), (x, off, w, m, b),
+            variant=f"{variant}, mask, bias"),
+        Row("deform_conv2d", lambda x, o, w: mo.deform_conv2d(x, o, w, None, None, options),
+            lambda x, o, w: deform_conv2d_ref(x, o, w, None, None, **ref_kw), (x, off, w),
+            variant=f"{variant}, no mask, no bias"),
+    ]
+
+
+DEFORM_ROWS = [
+    *deform(F(2, 2, 4, 4), _offsets(2, 18, 4, 4), F(3, 2, 3, 3), F(2, 9, 4, 4), F(3), "padded",
+            padding=1),
+    *deform(F(1, 4, 5, 7), _offsets(1, 16, 2, 3), F(4, 2, 2, 2), F(1, 8, 2, 3), F(4),
+            "strided dilated, weight and offset groups", stride=2, dilation=2, weight_groups=2,
+            offset_groups=2),
+    Row("deform_conv2d", lambda x, o, w, m, b: mo.deform_conv2d(x, o, w, m, b, _dco(padding=1)),
+        lambda x, o, w, m, b: deform_conv2d_ref(x, o, w, m, b, [1, 1], [1, 1], [1, 1], 1, 1),
+        (K(1, 2, 3, 3), _offsets(1, 8, 4, 4), K(2, 2, 2, 2), K(1, 4, 4, 4), K(2)),
+        variant="offset only tracked"),
+    Row("deform_conv2d", lambda x, o, w, m, b: mo.deform_conv2d(x, o, w, m, b, _dco()),
+        lambda x, o, w, m, b: deform_conv2d_ref(x, o, w, m, b, [1, 1], [0, 0], [1, 1], 1, 1),
+        (F(1, 2, 1, 3), K(1, 4, 1, 2, lo=-0.9, hi=0.9), K(2, 2, 1, 2), F(1, 2, 1, 2), K(2)),
+        variant="one-row input, x and mask tracked"),
 ]
 
 
@@ -218,6 +322,23 @@ NN_ROWS = [
         lambda x: tf.unfold(x, (2, 2), dilation=(2, 1), padding=1, stride=(2, 1)),
         (F(1, 3, 4, 5),), variant="dilated"),
 
+    Row("fold4d",
+        lambda x: mo.fold4d(x, [4, 5], [2, 3], UnfoldOptions(stride=[1, 2], padding=[1, 0],
+                                                             dilation=[1, 1])),
+        lambda x: tf.fold(x, (4, 5), (2, 3), dilation=1, padding=(1, 0), stride=(1, 2)),
+        (F(2, 12, 10),)),
+    Row("fold4d",
+        lambda x: mo.fold4d(x, [5, 4], [2, 2], UnfoldOptions(stride=[2, 1], padding=[1, 1],
+                                                             dilation=[2, 1])),
+        lambda x: tf.fold(x, (5, 4), (2, 2), dilation=(2, 1), padding=1, stride=(2, 1)),
+        (F(1, 8, 15),), variant="dilated"),
+    Row("pixel_shuffle", lambda x: mo.pixel_shuffle(x, 2),
+        lambda x: x.reshape(2, 2, 2, 2, 3, 2).permute(0, 1, 4, 2, 5, 3).reshape(2, 2, 6, 4),
+        (F(2, 8, 3, 2),)),
+    Row("pixel_unshuffle", lambda x: mo.pixel_unshuffle(x, 3),
+        lambda x: x.reshape(1, 2, 2, 3, 1, 3).permute(0, 1, 3, 5, 2, 4).reshape(1, 18, 2, 1),
+        (F(1, 2, 6, 3),)),
+
     # ---- attention: the flash path (float64, equal q/v head dims, no fully masked row) ----
     Row("attention", lambda q, k, v: mo.attention(q, k, v), _attention_ref,
         (F(2, 2, 3, 4), F(2, 2, 5, 4), F(2, 2, 5, 4)), variant="flash"),
@@ -249,4 +370,4 @@ NN_ROWS = [
         (F(4, 5), I(4, lo=0, hi=4))),
 ]
 
-ROWS = CONV_ROWS + POOL_ROWS + NN_ROWS
+ROWS = CONV_ROWS + DEFORM_ROWS + POOL_ROWS + NN_ROWS

@@ -25,8 +25,9 @@ from ..functional.activation import __all__ as _activations
 from .activation_modules import (ActivationConfig, Gelu, LeakyRelu, LeakyReluConfig, PRelu,
                                  PReluConfig, Relu, Sigmoid, Tanh)
 from .attention import MhaInput, MhaOutput, MultiHeadAttention, MultiHeadAttentionConfig
-from .conv import (Conv1d, Conv1dConfig, Conv2d, Conv2dConfig, ConvTranspose2d,
-                   ConvTranspose2dConfig)
+from .conv import (Conv1d, Conv1dConfig, Conv2d, Conv2dConfig, Conv3d, Conv3dConfig,
+                   ConvTranspose1d, ConvTranspose1dConfig, ConvTranspose2d, ConvTranspose2dConfig,
+                   ConvTranspose3d, ConvTranspose3dConfig, DeformConv2d, DeformConv2dConfig)
 from .dropout import Dropout, DropoutConfig
 from .embedding import Embedding, EmbeddingConfig
 from .initializer import Initializer
@@ -35,9 +36,14 @@ from .loss import (BinaryCrossEntropyLoss, BinaryCrossEntropyLossConfig, CrossEn
                    CrossEntropyLossConfig, HuberLoss, HuberLossConfig, MseLoss, Reduction)
 from .lstm import GateController, Lstm, LstmConfig, LstmState
 from .norm import BatchNorm, BatchNormConfig, GroupNorm, GroupNormConfig, LayerNorm, LayerNormConfig
-from .padding import PaddingConfig1d, PaddingConfig2d
-from .pool import (AdaptiveAvgPool2d, AdaptiveAvgPool2dConfig, AvgPool2d, AvgPool2dConfig,
+from .padding import PaddingConfig1d, PaddingConfig2d, PaddingConfig3d
+from .pool import (AdaptiveAvgPool1d, AdaptiveAvgPool1dConfig, AdaptiveAvgPool2d,
+                   AdaptiveAvgPool2dConfig, AdaptiveAvgPool3d, AdaptiveAvgPool3dConfig, AvgPool1d,
+                   AvgPool1dConfig, AvgPool2d, AvgPool2dConfig, MaxPool1d, MaxPool1dConfig,
                    MaxPool2d, MaxPool2dConfig)
+from .resample import (Fold4d, Fold4dConfig, Interpolate1d, Interpolate1dConfig, Interpolate2d,
+                       Interpolate2dConfig, InterpolateMode, PixelShuffle, PixelShuffleConfig,
+                       PixelUnshuffle, PixelUnshuffleConfig, Unfold4d, Unfold4dConfig)
 from .transformer import (PositionWiseFeedForward, PositionWiseFeedForwardConfig,
                           TransformerEncoder, TransformerEncoderConfig, TransformerEncoderInput,
                           TransformerEncoderLayer)
@@ -54,5 +60,14 @@ __all__ = [
     "TransformerEncoderInput", "TransformerEncoderLayer", "PositionWiseFeedForward",
     "PositionWiseFeedForwardConfig", "Lstm", "LstmConfig", "LstmState", "GateController",
     "MseLoss", "CrossEntropyLoss", "CrossEntropyLossConfig", "BinaryCrossEntropyLoss",
-    "BinaryCrossEntropyLossConfig", "HuberLoss", "HuberLossConfig", "Reduction", *_activations,
+    "BinaryCrossEntropyLossConfig", "HuberLoss", "HuberLossConfig", "Reduction",
+    # convolution, pooling, resampling
+    "Conv3d", "Conv3dConfig", "ConvTranspose1d", "ConvTranspose1dConfig", "ConvTranspose3d",
+    "ConvTranspose3dConfig", "DeformConv2d", "DeformConv2dConfig", "PaddingConfig3d",
+    "MaxPool1d", "MaxPool1dConfig", "AvgPool1d", "AvgPool1dConfig", "AdaptiveAvgPool1d",
+    "AdaptiveAvgPool1dConfig", "AdaptiveAvgPool3d", "AdaptiveAvgPool3dConfig", "Interpolate1d",
+    "Interpolate1dConfig", "Interpolate2d", "Interpolate2dConfig", "InterpolateMode", "Unfold4d",
+    "Unfold4dConfig", "Fold4d", "Fold4dConfig", "PixelShuffle", "PixelShuffleConfig",
+    "PixelUnshuffle", "PixelUnshuffleConfig",
+    *_activations,
 ]

@@ -1,5 +1,5 @@
-"""Neural-network module ops (Burn's ``tensor::module``): linear, embedding, interpolate, unfold4d
-and attention. Convolutions live in ``ops.conv``, pooling in ``ops.pool``.
+"""Neural-network module ops (Burn's ``tensor::module``): linear, embedding, interpolate, unfold4d,
+fold4d, pixel (un)shuffle and attention. Convolutions live in ``ops.conv``, pooling in ``ops.pool``.
 
 ``linear`` is applied with ``applyn`` (``forward(datas, *attrs)`` with ``(x, weight)`` or
 ``(x, weight, bias)``; the bias may be absent), ``attention`` with ``applyn`` over ``(q, k, v)``:
@@ -153,6 +153,26 @@ INTERPOLATE = defop("interpolate", _interpolate_forward, COMPUTE,
 # under BALANCED checkpointing is cheaper than keeping it.
 UNFOLD4D = defop("unfold4d", _im2col, MEMORY, attrs=("kernel_size", "dilation", "padding", "stride"),
                  vjp=(vjp(_unfold4d_rule, "x_shape"),))
+
+
+# ---- fold4d: col2im (overlapping blocks summed), the adjoint of unfold4d; its rule is im2col -----
+def _fold4d_forward(x, output_size, kernel_size, dilation, padding, stride):
+    return _col2im(x, output_size, kernel_size, dilation, padding, stride)
+
+
+def _fold4d_rule(g, s):
+    return _im2col(g, s.kernel_size, s.dilation, s.padding, s.stride)
+
+
+FOLD4D = defop("fold4d", _fold4d_forward, MEMORY,
+               attrs=("output_size", "kernel_size", "dilation", "padding", "stride"),
+               vjp=(vjp(_fold4d_rule),))
+
+# ---- pixel shuffle / unshuffle: attrs (factor,); each one's rule is the other (a permutation) -----
+PIXEL_SHUFFLE = defop("pixel_shuffle", torch.pixel_shuffle, MEMORY, attrs=("factor",),
+                      vjp=(vjp(lambda g, s: torch.pixel_unshuffle(g, s.factor)),))
+PIXEL_UNSHUFFLE = defop("pixel_unshuffle", torch.pixel_unshuffle, MEMORY, attrs=("factor",),
+                        vjp=(vjp(lambda g, s: torch.pixel_shuffle(g, s.factor)),))
 ATTENTION = defop("attention", _attention_forward, COMPUTE, inputs=("q", "k", "v"),
                   attrs=("mask", "scale"), residuals=_ATTENTION_RESIDUALS, fused=_attention_rule,
                   needs=(_ATTENTION_NEEDS,) * 3)
