@@ -24,7 +24,9 @@ from ..functional.activation import *  # noqa: F401,F403  (re-exports burn_torch
 from ..functional.activation import __all__ as _activations
 from .activation_modules import (ActivationConfig, Gelu, LeakyRelu, LeakyReluConfig, PRelu,
                                  PReluConfig, Relu, Sigmoid, Tanh)
-from .attention import MhaInput, MhaOutput, MultiHeadAttention, MultiHeadAttentionConfig
+from .attention import MhaCache, MhaInput, MhaOutput, MultiHeadAttention, MultiHeadAttentionConfig
+from .cache import TensorCache
+from .cross_attention import CrossAttention, CrossAttentionCache, CrossAttentionConfig
 from .conv import (Conv1d, Conv1dConfig, Conv2d, Conv2dConfig, Conv3d, Conv3dConfig,
                    ConvTranspose1d, ConvTranspose1dConfig, ConvTranspose2d, ConvTranspose2dConfig,
                    ConvTranspose3d, ConvTranspose3dConfig, DeformConv2d, DeformConv2dConfig)
@@ -37,6 +39,8 @@ from .loss import (BinaryCrossEntropyLoss, BinaryCrossEntropyLossConfig, CrossEn
 from .lstm import GateController, Lstm, LstmConfig, LstmState
 from .norm import BatchNorm, BatchNormConfig, GroupNorm, GroupNormConfig, LayerNorm, LayerNormConfig
 from .padding import PaddingConfig1d, PaddingConfig2d, PaddingConfig3d
+from .pos_encoding import (PositionalEncoding, PositionalEncodingConfig, RotaryEncoding,
+                           RotaryEncodingConfig, generate_sinusoids)
 from .pool import (AdaptiveAvgPool1d, AdaptiveAvgPool1dConfig, AdaptiveAvgPool2d,
                    AdaptiveAvgPool2dConfig, AdaptiveAvgPool3d, AdaptiveAvgPool3dConfig, AvgPool1d,
                    AvgPool1dConfig, AvgPool2d, AvgPool2dConfig, MaxPool1d, MaxPool1dConfig,
@@ -47,6 +51,11 @@ from .resample import (Fold4d, Fold4dConfig, Interpolate1d, Interpolate1dConfig,
 from .transformer import (PositionWiseFeedForward, PositionWiseFeedForwardConfig,
                           TransformerEncoder, TransformerEncoderConfig, TransformerEncoderInput,
                           TransformerEncoderLayer)
+from .transformer_decoder import (TransformerDecoder, TransformerDecoderAutoregressiveCache,
+                                  TransformerDecoderConfig, TransformerDecoderInput,
+                                  TransformerDecoderLayer,
+                                  TransformerDecoderLayerAutoregressiveCache,
+                                  generate_autoregressive_mask)
 
 __all__ = [
     "Initializer", "Linear", "LinearConfig", "Conv1d", "Conv1dConfig", "Conv2d", "Conv2dConfig",
@@ -69,5 +78,12 @@ __all__ = [
     "Interpolate1dConfig", "Interpolate2d", "Interpolate2dConfig", "InterpolateMode", "Unfold4d",
     "Unfold4dConfig", "Fold4d", "Fold4dConfig", "PixelShuffle", "PixelShuffleConfig",
     "PixelUnshuffle", "PixelUnshuffleConfig",
+    # attention, transformers, position encodings
+    "MhaCache", "TensorCache", "CrossAttention", "CrossAttentionCache", "CrossAttentionConfig",
+    "TransformerDecoder", "TransformerDecoderConfig", "TransformerDecoderInput",
+    "TransformerDecoderLayer", "TransformerDecoderAutoregressiveCache",
+    "TransformerDecoderLayerAutoregressiveCache", "generate_autoregressive_mask",
+    "PositionalEncoding", "PositionalEncodingConfig", "RotaryEncoding", "RotaryEncodingConfig",
+    "generate_sinusoids",
     *_activations,
 ]
