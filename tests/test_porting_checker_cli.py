@@ -182,7 +182,7 @@ def test_an_unparsable_file_exits_2(project, capsys):
 
 def test_directories_are_searched(capsys):
     main([str(SAMPLES)])
-    assert "in 5 files" in capsys.readouterr().out
+    assert "in 6 files" in capsys.readouterr().out
 
 
 def test_stdin_is_read_for_a_dash(monkeypatch, capsys):
