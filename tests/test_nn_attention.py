@@ -239,3 +239,16 @@ def test_decoder_config_defaults_follow_burn():
     layer = config.init(CPU).layers[0]
     assert [name for name, _ in layer.named_params()][:2] == ["cross_attn.query.weight",
                                                               "cross_attn.query.bias"]
+
+
+@pytest.mark.parametrize("norm_first", [False, True])
+def test_from_torch_module_converts_a_transformer_decoder(norm_first):
+    from burn_torch.compat import from_torch_module
+    torch.manual_seed(0)
+    reference = decoder_twin(norm_first, "relu").eval()
+    layer = from_torch_module(reference, CPU)
+    target, memory, mask, pad = decoder_inputs(torch.float32)
+    out = decoder_burn_call(layer, *(Tensor.from_data(t, CPU) for t in (target, memory, mask,
+                                                                        pad)))[0]
+    close(out.to_torch(), decoder_torch_call(reference, target, memory, mask, pad)[0].detach(),
+          1e-5)

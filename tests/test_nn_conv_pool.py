@@ -270,3 +270,47 @@ def test_deform_conv2d_refuses_offsets_of_the_wrong_shape():
     with pytest.raises(ValueError, match="offset must have shape"):
         layer.forward(Tensor.from_data(randn(1, 2, 5, 5), CPU),
                       Tensor.from_data(randn(1, 18, 5, 5), CPU))
+
+
+# ---- from_torch_module -------------------------------------------------------------------------
+CONVERTED = {
+    "Conv3d": (lambda: torch.nn.Conv3d(2, 4, (3, 1, 2), padding=(1, 0, 1), groups=2),
+               (1, 2, 4, 3, 5)),
+    "ConvTranspose1d": (lambda: torch.nn.ConvTranspose1d(2, 3, 3, stride=2, output_padding=1),
+                        (2, 2, 5)),
+    "ConvTranspose2d": (lambda: torch.nn.ConvTranspose2d(2, 4, (2, 3), stride=(2, 1), groups=2,
+                                                         bias=False), (1, 2, 3, 4)),
+    "ConvTranspose3d": (lambda: torch.nn.ConvTranspose3d(2, 2, 2, padding=1, dilation=2),
+                        (1, 2, 3, 3, 3)),
+    "MaxPool1d": (lambda: torch.nn.MaxPool1d(3, 2, padding=1, ceil_mode=True), (2, 3, 8)),
+    "AvgPool1d": (lambda: torch.nn.AvgPool1d(2, count_include_pad=False, padding=1), (2, 3, 7)),
+    "AdaptiveAvgPool1d": (lambda: torch.nn.AdaptiveAvgPool1d(3), (2, 3, 8)),
+    "AdaptiveAvgPool3d": (lambda: torch.nn.AdaptiveAvgPool3d((2, 1, 3)), (1, 2, 4, 3, 5)),
+    "Upsample 2d nearest": (lambda: torch.nn.Upsample(scale_factor=2), (1, 2, 3, 4)),
+    "Upsample 1d nearest": (lambda: torch.nn.Upsample(scale_factor=3), (1, 2, 4)),
+    "Upsample bilinear": (lambda: torch.nn.Upsample(size=(5, 7), mode="bilinear"), (1, 2, 3, 4)),
+    "Upsample linear recomputed": (lambda: torch.nn.Upsample(
+        scale_factor=1.5, mode="linear", align_corners=True, recompute_scale_factor=True),
+        (1, 2, 5)),
+    "PixelShuffle": (lambda: torch.nn.PixelShuffle(2), (1, 8, 2, 3)),
+    "PixelUnshuffle": (lambda: torch.nn.PixelUnshuffle(2), (1, 2, 4, 6)),
+    "Unfold": (lambda: torch.nn.Unfold(2, stride=2), (1, 2, 4, 6)),
+    "Fold": (lambda: torch.nn.Fold((4, 6), 2, stride=2), (1, 8, 6)),
+}
+
+
+@pytest.mark.parametrize("name", list(CONVERTED))
+def test_from_torch_module_converts_to_the_same_function(name):
+    from burn_torch.compat import from_torch_module
+    make, shape = CONVERTED[name]
+    torch.manual_seed(0)
+    reference = make()
+    x = randn(*shape)
+    layer = from_torch_module(reference, CPU)
+    close(layer.forward(Tensor.from_data(x, CPU)).to_torch(), reference(x).detach(), 1e-5)
+
+
+def test_from_torch_module_refuses_a_fractional_scale_factor():
+    from burn_torch.compat import from_torch_module
+    with pytest.raises(ValueError, match="fractional scale_factor"):
+        from_torch_module(torch.nn.Upsample(scale_factor=2.5), CPU)

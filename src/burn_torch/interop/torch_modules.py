@@ -254,3 +254,5 @@ for _cls, _converter in {
     torch.nn.Identity: _parameterless(Identity),
 }.items():
     register_converter(_cls, _converter)
+
+from . import torch_spatial_modules  # noqa: E402,F401  (registers its converters)
