@@ -251,20 +251,39 @@ POOL_ROWS = [
 
 
 # ============================================================== linear, embedding, resampling ====
-def _attention_ref(q, k, v, mask=None):
-    """softmax(q kᵀ / sqrt(head_dim), -inf where ``mask`` is True) v."""
-    scores = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])
+def _attention_ref(q, k, v, mask=None, bias=None, scale=None, softcap=None, causal=False):
+    """Burn's attention_fallback: scores ``q kᵀ · scale`` (default ``1 / sqrt(head_dim)``),
+    softcapped, -inf where ``mask`` (or, ``causal``, above the bottom-right-aligned diagonal),
+    plus ``bias``; a softmax whose fully masked rows are 0 (max clamped to the dtype's min, the
+    sum to its smallest normal); times v."""
+    scores = q @ k.transpose(-2, -1) * (scale if scale is not None else 1 / math.sqrt(q.shape[-1]))
+    if softcap is not None:
+        scores = softcap * torch.tanh(scores / softcap)
     if mask is not None:
         scores = scores.masked_fill(mask, float("-inf"))
-    return scores.softmax(-1) @ v
+    if causal:
+        sq, sk = scores.shape[-2:]
+        scores = scores.masked_fill(torch.ones(sq, sk, dtype=torch.bool).triu(1 + sk - sq),
+                                    float("-inf"))
+    if bias is not None:
+        scores = scores + bias
+    info = torch.finfo(scores.dtype)
+    top = scores.amax(-1, keepdim=True).clamp_min(info.min).detach()
+    e = (scores - top).exp()
+    return e / e.sum(-1, keepdim=True).clamp_min(info.tiny) @ v
 
 
+_AO = mo.AttentionModuleOptions
 # masks with no fully masked row (a fully masked row gives NaN, as Burn): True = masked out
 _CAUSAL = torch.ones(3, 5, dtype=torch.bool).triu(3).reshape(1, 1, 3, 5)  # keys j > i + 2 masked
 _MASK = torch.tensor([[[[False, True, False, True, True], [True, False, True, False, False],
                         [False, False, True, True, False]],
                        [[True, True, True, True, False], [False, False, False, False, False],
                         [True, False, True, False, True]]]])  # [1, 2, 3, 5]
+
+
+_DEAD_ROW = _MASK.clone()
+_DEAD_ROW[0, 1, 0] = True  # head 1's first query attends to nothing
 
 
 def _bool(mask, like):
@@ -363,6 +382,30 @@ NN_ROWS = [
         (K(1, 2, 3, 4), F(1, 2, 5, 4), F(1, 2, 5, 3)), variant="fallback, q constant"),
     Row("attention", lambda q, k, v: mo.attention(q, k, v), _attention_ref,
         (K(1, 2, 3, 4), K(1, 2, 5, 4), F(1, 2, 5, 3)), variant="fallback, v only tracked"),
+
+    # ---- Burn 0.21's options: additive bias (tracked, broadcast), softcap, causal, scale ----
+    Row("attention", lambda q, k, v, b: mo.attention(q, k, v, None, b),
+        lambda q, k, v, b: _attention_ref(q, k, v, bias=b),
+        (F(2, 2, 3, 4), F(2, 2, 5, 4), F(2, 2, 5, 4), F(2, 2, 3, 5)), variant="attn_bias"),
+    Row("attention", lambda q, k, v, b: mo.attention(q, k, v, None, b),
+        lambda q, k, v, b: _attention_ref(q, k, v, bias=b),
+        (F(2, 2, 3, 4), F(2, 2, 5, 4), F(2, 2, 5, 4), F(1, 1, 3, 5)),
+        variant="attn_bias broadcast over batch and heads"),
+    Row("attention", lambda q, k, v, b: mo.attention(q, k, v, _bool(_MASK, q), b),
+        lambda q, k, v, b: _attention_ref(q, k, v, _MASK, b),
+        (F(1, 2, 3, 4), F(1, 2, 5, 4), F(1, 2, 5, 2), K(1, 1, 3, 5)),
+        variant="mask and constant attn_bias"),
+    Row("attention", lambda q, k, v: mo.attention(q, k, v, None, None, _AO(softcap=1.5)),
+        lambda q, k, v: _attention_ref(q, k, v, softcap=1.5),
+        (F(2, 2, 3, 4, lo=-3, hi=3), F(2, 2, 5, 4, lo=-3, hi=3), F(2, 2, 5, 4)),
+        variant="softcap"),
+    Row("attention", lambda q, k, v: mo.attention(q, k, v, None, None,
+                                                  _AO(is_causal=True, scale=0.7)),
+        lambda q, k, v: _attention_ref(q, k, v, scale=0.7, causal=True),
+        (F(1, 2, 3, 4), F(1, 2, 5, 4), F(1, 2, 5, 4)), variant="is_causal, scale"),
+    Row("attention", lambda q, k, v: mo.attention(q, k, v, _bool(_DEAD_ROW, q)),
+        lambda q, k, v: _attention_ref(q, k, v, _DEAD_ROW),
+        (F(1, 2, 3, 4), F(1, 2, 5, 4), F(1, 2, 5, 4)), variant="a fully masked row is 0"),
 
     # ---- the fused cross entropy over class indices (CrossEntropyLoss, logits, no options) ----
     Row("cross_entropy", lambda x, t: nn.CrossEntropyLoss().forward(x, t),

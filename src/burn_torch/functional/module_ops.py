@@ -614,14 +614,46 @@ def pixel_unshuffle(x: Tensor, downscale_factor: int) -> Tensor:
 
 
 # ============================================================================ attention ====
-def attention(q: Tensor, k: Tensor, v: Tensor, mask: Tensor | None = None) -> Tensor:
-    """Scaled dot-product attention ``softmax(q kᵀ / sqrt(head_dim)) v``.
+@dataclass(frozen=True, kw_only=True)
+class AttentionModuleOptions:
+    """Burn's ``AttentionModuleOptions``: ``scale`` (None: ``1 / sqrt(head_dim)``), ``softcap``
+    (None, or positive: scores become ``softcap * tanh(scores / softcap)`` before masking, as
+    Gemma 2) and ``is_causal`` (mask key ``j`` for query ``i`` when ``j > i + seq_k - seq_q``,
+    the causal boundary aligned at the bottom-right corner)."""
+
+    scale: float | None = None
+    softcap: float | None = None
+    is_causal: bool = False
+
+    def __post_init__(self) -> None:
+        for field in ("scale", "softcap"):
+            value = getattr(self, field)
+            if value is not None:
+                value = validate.real("AttentionModuleOptions", field, value)
+                object.__setattr__(self, field, float(value))
+        if self.softcap is not None and not self.softcap > 0:
+            raise ValueError(f"AttentionModuleOptions: softcap must be positive, got "
+                             f"{self.softcap}")
+        _flag("AttentionModuleOptions", "is_causal", self.is_causal)
+
+
+_NO_OPTIONS = AttentionModuleOptions()
+
+
+def attention(q: Tensor, k: Tensor, v: Tensor, mask: Tensor | None = None,
+              attn_bias: Tensor | None = None,
+              options: AttentionModuleOptions | None = None) -> Tensor:
+    """Scaled dot-product attention, Burn's (0.21): ``softmax(q kᵀ · scale [softcapped], -inf
+    where masked, + attn_bias) v``.
 
     q ``[batch, heads, seq_q, head_dim]``, k ``[batch, heads, seq_k, head_dim]``, v ``[batch,
     heads, seq_k, val_dim]`` (same batch and heads); the optional Bool ``mask`` (broadcastable to
-    ``[batch, heads, seq_q, seq_k]``) is True where a position is masked out (its score becomes
-    -inf, as Burn; a fully masked row gives NaN). Returns ``[batch, heads, seq_q, val_dim]``.
-    Raises TypeError/ValueError (naming the shapes) for other kinds or shapes.
+    ``[batch, heads, seq_q, seq_k]``) is True where a position is masked out; the optional Float
+    ``attn_bias`` (broadcastable likewise, differentiable) is added to the scores after masking
+    (ALiBi, relative positions); ``options``: :class:`AttentionModuleOptions`. A fully masked
+    row attends to nothing: its output and gradients are 0 (Burn's NaN-safe softmax). Returns
+    ``[batch, heads, seq_q, val_dim]``. Raises TypeError/ValueError (naming the shapes) for
+    other kinds or shapes.
     """
     layout = " [batch, heads, seq, dim]"
     for name, t in (("q", q), ("k", k), ("v", v)):
@@ -631,21 +663,42 @@ def attention(q: Tensor, k: Tensor, v: Tensor, mask: Tensor | None = None) -> Te
         raise ValueError(f"attention: incompatible shapes q {qs}, k {ks}, v {vs} (they need the "
                          f"same batch and heads, q and k the same head_dim, k and v the same "
                          f"seq_k)")
+    if options is None:
+        options = _NO_OPTIONS
+    elif not isinstance(options, AttentionModuleOptions):
+        raise TypeError(f"attention: options must be AttentionModuleOptions, got {options!r}")
+    scores = [*qs[:3], ks[2]]
     mask_data = None
     if mask is not None:
         if not isinstance(mask, Tensor) or kind_of(mask._data.dtype) is not Bool:
             raise TypeError(f"attention: mask must be a Bool Tensor, got {_describe(mask)}")
-        scores = [*qs[:3], ks[2]]
-        try:
-            ok = mask._data.dim() == 4 and list(torch.broadcast_shapes(mask._data.shape,
-                                                                       scores)) == scores
-        except RuntimeError:
-            ok = False
-        if not ok:
+        if not _broadcasts(mask, scores):
             raise ValueError(f"attention: mask {_shape(mask)} must broadcast to the scores "
                              f"{scores}")
         mask_data = mask._data
-    return applyn(nn_ops.ATTENTION, (q, k, v), (mask_data, 1.0 / math.sqrt(qs[3])))
+    if options.is_causal:
+        seq_q, seq_k = qs[2], ks[2]
+        rows = torch.arange(seq_q, device=q._data.device).view(-1, 1) + (seq_k - seq_q)
+        causal = (torch.arange(seq_k, device=q._data.device).view(1, -1) > rows).view(
+            1, 1, seq_q, seq_k)
+        mask_data = causal if mask_data is None else mask_data | causal
+    inputs = (q, k, v)
+    if attn_bias is not None:
+        _float("attention", "attn_bias", attn_bias, 4, " [batch, heads, seq_q, seq_k]")
+        if not _broadcasts(attn_bias, scores):
+            raise ValueError(f"attention: attn_bias {_shape(attn_bias)} must broadcast to the "
+                             f"scores {scores}")
+        inputs = (q, k, v, attn_bias)
+    scale = options.scale if options.scale is not None else 1.0 / math.sqrt(qs[3])
+    return applyn(nn_ops.ATTENTION, inputs, (mask_data, scale, options.softcap))
+
+
+def _broadcasts(t: Tensor, shape: list[int]) -> bool:
+    """Whether ``t`` (rank 4) broadcasts to ``shape``."""
+    try:
+        return t._data.dim() == 4 and list(torch.broadcast_shapes(t._data.shape, shape)) == shape
+    except RuntimeError:
+        return False
 
 
 __all__ = [
@@ -654,6 +707,6 @@ __all__ = [
     "conv_transpose1d", "conv_transpose2d", "conv_transpose3d", "avg_pool1d", "avg_pool2d",
     "max_pool1d", "max_pool2d", "max_pool1d_with_indices", "max_pool2d_with_indices",
     "adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_avg_pool3d", "interpolate",
-    "unfold4d", "attention", "DeformConvOptions", "deform_conv2d", "fold4d", "pixel_shuffle",
+    "unfold4d", "attention", "AttentionModuleOptions", "DeformConvOptions", "deform_conv2d", "fold4d", "pixel_shuffle",
     "pixel_unshuffle",
 ]
