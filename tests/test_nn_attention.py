@@ -252,3 +252,23 @@ def test_from_torch_module_converts_a_transformer_decoder(norm_first):
                                                                         pad)))[0]
     close(out.to_torch(), decoder_torch_call(reference, target, memory, mask, pad)[0].detach(),
           1e-5)
+
+
+# ---- mask helpers -------------------------------------------------------------------------------
+def test_generate_padding_mask_pads_to_the_longest_list_and_marks_the_padding():
+    out = nn.generate_padding_mask(0, [[3, 4, 5], [6]], None, CPU)
+    assert out.tensor.to_data().to_list() == [[3, 4, 5], [6, 0, 0]]
+    assert out.mask.to_data().to_list() == [[False, False, False], [False, True, True]]
+
+
+def test_generate_padding_mask_lengths_follow_seq_length_option():
+    tokens = [[1, 2, 3, 4], [5]]
+    assert nn.generate_padding_mask(9, tokens, 2, CPU).tensor.dims() == [2, 2]
+    assert nn.generate_padding_mask(9, tokens, 10, CPU).tensor.dims() == [2, 4]
+    fixed = nn.generate_padding_mask(9, tokens, nn.SeqLengthOption.fixed(6), CPU)
+    assert fixed.tensor.to_data().to_list()[1] == [5, 9, 9, 9, 9, 9]
+
+
+def test_generate_autoregressive_mask_masks_the_future():
+    assert nn.generate_autoregressive_mask(1, 3, CPU).to_data().to_list() == [
+        [[False, True, True], [False, False, True], [False, False, False]]]

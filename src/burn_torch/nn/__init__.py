@@ -54,8 +54,9 @@ from .transformer import (PositionWiseFeedForward, PositionWiseFeedForwardConfig
 from .transformer_decoder import (TransformerDecoder, TransformerDecoderAutoregressiveCache,
                                   TransformerDecoderConfig, TransformerDecoderInput,
                                   TransformerDecoderLayer,
-                                  TransformerDecoderLayerAutoregressiveCache,
-                                  generate_autoregressive_mask)
+                                  TransformerDecoderLayerAutoregressiveCache)
+from .attention_mask import (GeneratePaddingMask, SeqLengthOption, generate_autoregressive_mask,
+                             generate_padding_mask)
 
 __all__ = [
     "Initializer", "Linear", "LinearConfig", "Conv1d", "Conv1dConfig", "Conv2d", "Conv2dConfig",
@@ -83,6 +84,7 @@ __all__ = [
     "TransformerDecoder", "TransformerDecoderConfig", "TransformerDecoderInput",
     "TransformerDecoderLayer", "TransformerDecoderAutoregressiveCache",
     "TransformerDecoderLayerAutoregressiveCache", "generate_autoregressive_mask",
+    "generate_padding_mask", "GeneratePaddingMask", "SeqLengthOption",
     "PositionalEncoding", "PositionalEncodingConfig", "RotaryEncoding", "RotaryEncodingConfig",
     "generate_sinusoids",
     *_activations,

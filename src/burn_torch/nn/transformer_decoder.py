@@ -18,8 +18,6 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 
-import torch
-
 from .. import validate
 from ..device import Device
 from ..module import Config, Module
@@ -239,10 +237,3 @@ class TransformerDecoder(Module):
     def new_autoregressive_cache(self) -> TransformerDecoderAutoregressiveCache:
         """An empty cache for :meth:`forward_autoregressive_inference`."""
         return TransformerDecoderAutoregressiveCache(len(self.layers))
-
-
-def generate_autoregressive_mask(batch_size: int, seq_length: int, device: Device) -> Tensor:
-    """Burn's causal mask ``[batch, seq, seq]``: True above the diagonal (future positions,
-    masked out)."""
-    mask = torch.ones(seq_length, seq_length, dtype=torch.bool).triu(1)
-    return Tensor.from_data(mask.expand(batch_size, seq_length, seq_length).contiguous(), device)
