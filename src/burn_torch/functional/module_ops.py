@@ -707,6 +707,6 @@ __all__ = [
     "conv_transpose1d", "conv_transpose2d", "conv_transpose3d", "avg_pool1d", "avg_pool2d",
     "max_pool1d", "max_pool2d", "max_pool1d_with_indices", "max_pool2d_with_indices",
     "adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_avg_pool3d", "interpolate",
-    "unfold4d", "attention", "AttentionModuleOptions", "DeformConvOptions", "deform_conv2d", "fold4d", "pixel_shuffle",
-    "pixel_unshuffle",
+    "unfold4d", "attention", "AttentionModuleOptions", "DeformConvOptions", "deform_conv2d",
+    "fold4d", "pixel_shuffle", "pixel_unshuffle",
 ]

@@ -101,8 +101,10 @@ class Upsample(Module):
         return layer.forward(input)
 
 
-_MODES = {"nearest": (nn.InterpolateMode.NEAREST, (1, 2)), "linear": (nn.InterpolateMode.LINEAR, (1,)),
-          "bilinear": (nn.InterpolateMode.LINEAR, (2,)), "bicubic": (nn.InterpolateMode.CUBIC, (2,))}
+_MODES = {"nearest": (nn.InterpolateMode.NEAREST, (1, 2)),
+          "linear": (nn.InterpolateMode.LINEAR, (1,)),
+          "bilinear": (nn.InterpolateMode.LINEAR, (2,)),
+          "bicubic": (nn.InterpolateMode.CUBIC, (2,))}
 
 
 def _upsample(m: torch.nn.Upsample, device: Device) -> Upsample:

@@ -24,7 +24,8 @@ from ..functional.activation import *  # noqa: F401,F403  (re-exports burn_torch
 from ..functional.activation import __all__ as _activations
 from .activation_modules import (ActivationConfig, Gelu, LeakyRelu, LeakyReluConfig, PRelu,
                                  PReluConfig, Relu, Sigmoid, Tanh)
-from .attention import MhaCache, MhaInput, MhaOutput, MultiHeadAttention, MultiHeadAttentionConfig
+from .attention import (MhaCache, MhaInput, MhaOutput, MultiHeadAttention,
+                        MultiHeadAttentionConfig)
 from .cache import TensorCache
 from .cross_attention import CrossAttention, CrossAttentionCache, CrossAttentionConfig
 from .conv import (Conv1d, Conv1dConfig, Conv2d, Conv2dConfig, Conv3d, Conv3dConfig,
