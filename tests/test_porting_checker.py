@@ -19,6 +19,11 @@ ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "tests" / "data" / "porting_samples"
 
 EXPECTED = {
+    "resampling.py": [
+        (7, 1, "rotary_pair_layout"),
+        (13, 5, "interpolate_align_corners_default"),
+        (16, 6, "interpolate_align_corners_default"),
+    ],
     "train_loop.py": [
         (13, 22, "parameter_vs_param"),
         (20, 5, "seeding"),

@@ -685,6 +685,29 @@ def _train(node, a):
     return at_name(name, fix=Fix("train()", rebind=True) if rebind else None)
 
 
+_INTERPOLATE = {"torch.nn.functional.interpolate", "torch.nn.functional.upsample",
+                "torch.nn.Upsample"}
+_ALIGNED_MODES = {"linear", "bilinear", "bicubic", "trilinear"}
+
+
+@detector("interpolate_without_align_corners", ast.Call,
+          idiom="`F.interpolate` / `nn.Upsample` in a linear or cubic mode without `align_corners=`")
+def _interpolate_align_corners(node, a):
+    if not function(node, a, _INTERPOLATE) or keyword(node, "align_corners") is not None:
+        return None
+    mode = keyword(node, "mode")
+    if mode is None or not (isinstance(mode.value, ast.Constant)
+                            and mode.value.value in _ALIGNED_MODES):
+        return None
+    return at(node, (node.func,))
+
+
+@detector("rotate_half_definition", ast.FunctionDef,
+          idiom="a `rotate_half` RoPE helper (pairs `x[i]`, `x[i + d/2]`)")
+def _rotate_half(node, a):
+    return at(node) if node.name == "rotate_half" and not a.side_by_side else None
+
+
 def _own_method(a: Analysis, name: ast.Attribute) -> bool:
     """Whether ``x.name(...)`` calls a method the file's own classes define under that name
     on an instance of one of them (or on a value of unknown type, when one of them does)."""

@@ -41,12 +41,17 @@ def conv(n, x, w, b, options, ref_kw, variant, pad=None):
     ]
 
 
-def conv_t(n, x, w, b, options, ref_kw, variant):
+def conv_t(n, x, w, b, options, ref_kw, variant, crop=None):
+    """Rows of ``conv_transpose{n}d`` with and without bias (``crop``: the reference computes the
+    full output and crops/extends it per dim, see :func:`_cropped`)."""
     fn = getattr(mo, f"conv_transpose{n}d")
     tref = getattr(tf, f"conv_transpose{n}d")
 
     def ref(x, w, b=None):
-        return tref(x, w, b, **ref_kw)
+        if crop is None:
+            return tref(x, w, b, **ref_kw)
+        out = _cropped(tref(x, w, **ref_kw), crop)
+        return out if b is None else out + b.view(-1, *[1] * n)
 
     return [
         Row(f"conv_transpose{n}d", lambda x, w, b: fn(x, w, b, options), ref, (x, w, b),
@@ -172,6 +177,96 @@ CONV_ROWS = [
 ]
 
 
+def _cropped(full, crop):
+    """``full`` with ``(start, end)`` per spatial dim cut off the start and added at the end
+    (zeros), as Burn's transposed convolution with a large ``padding_out``."""
+    pad = []
+    for start, end in reversed(crop):
+        pad += [-start, end]
+    return tf.pad(full, pad)
+
+
+# ============================================================================ deformable conv ====
+def deform_conv2d_ref(x, offset, weight, mask, bias, stride, padding, dilation, weight_groups,
+                      offset_groups):
+    """torchvision's deformable convolution written with plain torch gathers: tap ``(ky, kx)``
+    of output ``(oy, ox)`` reads x bilinearly at ``(oy * s - p + ky * d + dy, ox * s - p + kx *
+    d + dx)``, zero outside ``(-1, size)`` and for corners outside the input."""
+    b, c, h, w = x.shape
+    c_out, _, kh, kw = weight.shape
+    oh, ow = offset.shape[2:]
+    g, cg = offset_groups, c // offset_groups
+    off = offset.reshape(b, g, kh, kw, 2, oh, ow)
+    ky = torch.arange(kh, dtype=x.dtype).view(kh, 1, 1, 1) * dilation[0]
+    kx = torch.arange(kw, dtype=x.dtype).view(1, kw, 1, 1) * dilation[1]
+    oy = torch.arange(oh, dtype=x.dtype).view(1, 1, oh, 1) * stride[0] - padding[0]
+    ox = torch.arange(ow, dtype=x.dtype).view(1, 1, 1, ow) * stride[1] - padding[1]
+    y = off[:, :, :, :, 0] + ky + oy  # [b, g, kh, kw, oh, ow]
+    xx = off[:, :, :, :, 1] + kx + ox
+    inside = (y > -1) & (y < h) & (xx > -1) & (xx < w)
+    y0, x0 = torch.floor(y), torch.floor(xx)
+    ly, lx = y - y0, xx - x0
+    flat = x.reshape(b, g, cg, h * w)
+    total = 0
+    for cy, cx, weight_ in ((y0, x0, (1 - ly) * (1 - lx)), (y0, x0 + 1, (1 - ly) * lx),
+                            (y0 + 1, x0, ly * (1 - lx)), (y0 + 1, x0 + 1, ly * lx)):
+        ok = inside & (cy >= 0) & (cy < h) & (cx >= 0) & (cx < w)
+        index = (cy.clamp(0, h - 1) * w + cx.clamp(0, w - 1)).long().reshape(b, g, 1, -1)
+        picked = flat.gather(3, index.expand(b, g, cg, index.shape[-1]))
+        total = total + picked * (weight_ * ok).reshape(b, g, 1, -1)
+    columns = total.reshape(b, g, cg, kh * kw, oh * ow)
+    if mask is not None:
+        columns = columns * mask.reshape(b, g, 1, kh * kw, oh * ow)
+    columns = columns.reshape(b, weight_groups, -1, oh * ow)
+    out = (weight.reshape(weight_groups, c_out // weight_groups, -1) @ columns)
+    out = out.reshape(b, c_out, oh, ow)
+    return out if bias is None else out + bias.view(1, -1, 1, 1)
+
+
+def _dco(stride=1, padding=0, dilation=1, weight_groups=1, offset_groups=1):
+    return mo.DeformConvOptions(stride=[stride] * 2, padding=[padding] * 2,
+                                dilation=[dilation] * 2, weight_groups=weight_groups,
+                                offset_groups=offset_groups)
+
+
+def _offsets(*shape):
+    """Offsets away from whole pixels (where the bilinear weights have kinks)."""
+    return F(*shape, lo=-1.8, hi=1.8, avoid=(-1.0, 0.0, 1.0), margin=0.05)
+
+
+def deform(x, off, w, m, b, variant, **kw):
+    options = _dco(**kw)
+    ref_kw = dict(stride=[kw.get("stride", 1)] * 2, padding=[kw.get("padding", 0)] * 2,
+                  dilation=[kw.get("dilation", 1)] * 2,
+                  weight_groups=kw.get("weight_groups", 1),
+                  offset_groups=kw.get("offset_groups", 1))
+    return [
+        Row("deform_conv2d", lambda x, o, w, m, b: mo.deform_conv2d(x, o, w, m, b, options),
+            lambda x, o, w, m, b: deform_conv2d_ref(x, o, w, m, b, **ref_kw), (x, off, w, m, b),
+            variant=f"{variant}, mask, bias"),
+        Row("deform_conv2d", lambda x, o, w: mo.deform_conv2d(x, o, w, None, None, options),
+            lambda x, o, w: deform_conv2d_ref(x, o, w, None, None, **ref_kw), (x, off, w),
+            variant=f"{variant}, no mask, no bias"),
+    ]
+
+
+DEFORM_ROWS = [
+    *deform(F(2, 2, 4, 4), _offsets(2, 18, 4, 4), F(3, 2, 3, 3), F(2, 9, 4, 4), F(3), "padded",
+            padding=1),
+    *deform(F(1, 4, 5, 7), _offsets(1, 16, 2, 3), F(4, 2, 2, 2), F(1, 8, 2, 3), F(4),
+            "strided dilated, weight and offset groups", stride=2, dilation=2, weight_groups=2,
+            offset_groups=2),
+    Row("deform_conv2d", lambda x, o, w, m, b: mo.deform_conv2d(x, o, w, m, b, _dco(padding=1)),
+        lambda x, o, w, m, b: deform_conv2d_ref(x, o, w, m, b, [1, 1], [1, 1], [1, 1], 1, 1),
+        (K(1, 2, 3, 3), _offsets(1, 8, 4, 4), K(2, 2, 2, 2), K(1, 4, 4, 4), K(2)),
+        variant="offset only tracked"),
+    Row("deform_conv2d", lambda x, o, w, m, b: mo.deform_conv2d(x, o, w, m, b, _dco()),
+        lambda x, o, w, m, b: deform_conv2d_ref(x, o, w, m, b, [1, 1], [0, 0], [1, 1], 1, 1),
+        (F(1, 2, 1, 3), K(1, 4, 1, 2, lo=-0.9, hi=0.9), K(2, 2, 1, 2), F(1, 2, 1, 2), K(2)),
+        variant="one-row input, x and mask tracked"),
+]
+
+
 # ==================================================================================== pooling ====
 POOL_ROWS = [
     Row("max_pool1d", lambda x: mo.max_pool1d(x, 3, 2, 1, 1),
@@ -207,20 +302,39 @@ POOL_ROWS = [
 
 
 # ============================================================== linear, embedding, resampling ====
-def _attention_ref(q, k, v, mask=None):
-    """softmax(q kᵀ / sqrt(head_dim), -inf where ``mask`` is True) v."""
-    scores = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])
+def _attention_ref(q, k, v, mask=None, bias=None, scale=None, softcap=None, causal=False):
+    """Burn's attention_fallback: scores ``q kᵀ · scale`` (default ``1 / sqrt(head_dim)``),
+    softcapped, -inf where ``mask`` (or, ``causal``, above the bottom-right-aligned diagonal),
+    plus ``bias``; a softmax whose fully masked rows are 0 (max clamped to the dtype's min, the
+    sum to its smallest normal); times v."""
+    scores = q @ k.transpose(-2, -1) * (scale if scale is not None else 1 / math.sqrt(q.shape[-1]))
+    if softcap is not None:
+        scores = softcap * torch.tanh(scores / softcap)
     if mask is not None:
         scores = scores.masked_fill(mask, float("-inf"))
-    return scores.softmax(-1) @ v
+    if causal:
+        sq, sk = scores.shape[-2:]
+        scores = scores.masked_fill(torch.ones(sq, sk, dtype=torch.bool).triu(1 + sk - sq),
+                                    float("-inf"))
+    if bias is not None:
+        scores = scores + bias
+    info = torch.finfo(scores.dtype)
+    top = scores.amax(-1, keepdim=True).clamp_min(info.min).detach()
+    e = (scores - top).exp()
+    return e / e.sum(-1, keepdim=True).clamp_min(info.tiny) @ v
 
 
+_AO = mo.AttentionModuleOptions
 # masks with no fully masked row (a fully masked row gives NaN, as Burn): True = masked out
 _CAUSAL = torch.ones(3, 5, dtype=torch.bool).triu(3).reshape(1, 1, 3, 5)  # keys j > i + 2 masked
 _MASK = torch.tensor([[[[False, True, False, True, True], [True, False, True, False, False],
                         [False, False, True, True, False]],
                        [[True, True, True, True, False], [False, False, False, False, False],
                         [True, False, True, False, True]]]])  # [1, 2, 3, 5]
+
+
+_DEAD_ROW = _MASK.clone()
+_DEAD_ROW[0, 1, 0] = True  # head 1's first query attends to nothing
 
 
 def _bool(mask, like):
@@ -292,6 +406,23 @@ NN_ROWS = [
         lambda x: tf.unfold(x, (2, 2), dilation=(2, 1), padding=1, stride=(2, 1)),
         (F(1, 3, 4, 5),), variant="dilated"),
 
+    Row("fold4d",
+        lambda x: mo.fold4d(x, [4, 5], [2, 3], UnfoldOptions(stride=[1, 2], padding=[1, 0],
+                                                             dilation=[1, 1])),
+        lambda x: tf.fold(x, (4, 5), (2, 3), dilation=1, padding=(1, 0), stride=(1, 2)),
+        (F(2, 12, 10),)),
+    Row("fold4d",
+        lambda x: mo.fold4d(x, [5, 4], [2, 2], UnfoldOptions(stride=[2, 1], padding=[1, 1],
+                                                             dilation=[2, 1])),
+        lambda x: tf.fold(x, (5, 4), (2, 2), dilation=(2, 1), padding=1, stride=(2, 1)),
+        (F(1, 8, 15),), variant="dilated"),
+    Row("pixel_shuffle", lambda x: mo.pixel_shuffle(x, 2),
+        lambda x: x.reshape(2, 2, 2, 2, 3, 2).permute(0, 1, 4, 2, 5, 3).reshape(2, 2, 6, 4),
+        (F(2, 8, 3, 2),)),
+    Row("pixel_unshuffle", lambda x: mo.pixel_unshuffle(x, 3),
+        lambda x: x.reshape(1, 2, 2, 3, 1, 3).permute(0, 1, 3, 5, 2, 4).reshape(1, 18, 2, 1),
+        (F(1, 2, 6, 3),)),
+
     # ---- attention: the flash path (float64, equal q/v head dims, no fully masked row) ----
     Row("attention", lambda q, k, v: mo.attention(q, k, v), _attention_ref,
         (F(2, 2, 3, 4), F(2, 2, 5, 4), F(2, 2, 5, 4)), variant="flash"),
@@ -317,10 +448,34 @@ NN_ROWS = [
     Row("attention", lambda q, k, v: mo.attention(q, k, v), _attention_ref,
         (K(1, 2, 3, 4), K(1, 2, 5, 4), F(1, 2, 5, 3)), variant="fallback, v only tracked"),
 
+    # ---- Burn 0.21's options: additive bias (tracked, broadcast), softcap, causal, scale ----
+    Row("attention", lambda q, k, v, b: mo.attention(q, k, v, None, b),
+        lambda q, k, v, b: _attention_ref(q, k, v, bias=b),
+        (F(2, 2, 3, 4), F(2, 2, 5, 4), F(2, 2, 5, 4), F(2, 2, 3, 5)), variant="attn_bias"),
+    Row("attention", lambda q, k, v, b: mo.attention(q, k, v, None, b),
+        lambda q, k, v, b: _attention_ref(q, k, v, bias=b),
+        (F(2, 2, 3, 4), F(2, 2, 5, 4), F(2, 2, 5, 4), F(1, 1, 3, 5)),
+        variant="attn_bias broadcast over batch and heads"),
+    Row("attention", lambda q, k, v, b: mo.attention(q, k, v, _bool(_MASK, q), b),
+        lambda q, k, v, b: _attention_ref(q, k, v, _MASK, b),
+        (F(1, 2, 3, 4), F(1, 2, 5, 4), F(1, 2, 5, 2), K(1, 1, 3, 5)),
+        variant="mask and constant attn_bias"),
+    Row("attention", lambda q, k, v: mo.attention(q, k, v, None, None, _AO(softcap=1.5)),
+        lambda q, k, v: _attention_ref(q, k, v, softcap=1.5),
+        (F(2, 2, 3, 4, lo=-3, hi=3), F(2, 2, 5, 4, lo=-3, hi=3), F(2, 2, 5, 4)),
+        variant="softcap"),
+    Row("attention", lambda q, k, v: mo.attention(q, k, v, None, None,
+                                                  _AO(is_causal=True, scale=0.7)),
+        lambda q, k, v: _attention_ref(q, k, v, scale=0.7, causal=True),
+        (F(1, 2, 3, 4), F(1, 2, 5, 4), F(1, 2, 5, 4)), variant="is_causal, scale"),
+    Row("attention", lambda q, k, v: mo.attention(q, k, v, _bool(_DEAD_ROW, q)),
+        lambda q, k, v: _attention_ref(q, k, v, _DEAD_ROW),
+        (F(1, 2, 3, 4), F(1, 2, 5, 4), F(1, 2, 5, 4)), variant="a fully masked row is 0"),
+
     # ---- the fused cross entropy over class indices (CrossEntropyLoss, logits, no options) ----
     Row("cross_entropy", lambda x, t: nn.CrossEntropyLoss().forward(x, t),
         lambda x, t: -x.log_softmax(1).gather(1, t.unsqueeze(1)).mean().reshape(1),
         (F(4, 5), I(4, lo=0, hi=4))),
 ]
 
-ROWS = CONV_ROWS + POOL_ROWS + NN_ROWS
+ROWS = CONV_ROWS + DEFORM_ROWS + POOL_ROWS + NN_ROWS

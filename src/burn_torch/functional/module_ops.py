@@ -169,6 +169,25 @@ class ConvTransposeOptions:
 
 
 @dataclass(frozen=True, kw_only=True)
+class DeformConvOptions:
+    """Burn's ``DeformConvOptions<2>``: ``stride`` (non-zero), ``padding``, ``dilation``
+    (non-zero), two ints each, and ``weight_groups``, ``offset_groups`` (non-zero)."""
+
+    stride: Sequence[int]
+    padding: Sequence[int]
+    dilation: Sequence[int]
+    weight_groups: int
+    offset_groups: int
+
+    def __post_init__(self) -> None:
+        _freeze(self, "DeformConvOptions", {"stride": 1, "padding": 0, "dilation": 1})
+        if len(self.stride) != 2:
+            raise ValueError(f"DeformConvOptions: fields must have 2 entries, got {self}")
+        _count("DeformConvOptions", "weight_groups", self.weight_groups)
+        _count("DeformConvOptions", "offset_groups", self.offset_groups)
+
+
+@dataclass(frozen=True, kw_only=True)
 class UnfoldOptions:
     """Burn's ``UnfoldOptions``: ``stride`` (non-zero), ``padding``, ``dilation`` (non-zero), each
     two ints."""
@@ -382,6 +401,53 @@ def conv_transpose3d(x: Tensor, weight: Tensor, bias: Tensor | None,
     return _conv_transpose(3, x, weight, bias, options)
 
 
+def _conv_out(size: int, kernel: int, stride: int, padding: int, dilation: int) -> int:
+    return (size + 2 * padding - dilation * (kernel - 1) - 1) // stride + 1
+
+
+def deform_conv2d(x: Tensor, offset: Tensor, weight: Tensor, mask: Tensor | None,
+                  bias: Tensor | None, options: DeformConvOptions) -> Tensor:
+    """Deformable 2-D convolution (Burn's, torchvision's semantics): kernel tap ``k`` of output
+    position ``p`` reads x bilinearly at ``p * stride - padding + k * dilation + offset`` (zero
+    outside the input), scaled by ``mask`` (1 when None).
+
+    x ``[batch, channels_in, h, w]``, offset ``[batch, 2 * offset_groups * k_h * k_w, out_h,
+    out_w]`` (``(dy, dx)`` pairs per tap), weight ``[channels_out, channels_in / weight_groups,
+    k_h, k_w]``, mask ``[batch, offset_groups * k_h * k_w, out_h, out_w]`` or None, bias
+    ``[channels_out]`` or None. Returns ``[batch, channels_out, out_h, out_w]``. TypeError for
+    wrong kinds, ValueError naming the shapes when they disagree.
+    """
+    what = "deform_conv2d"
+    if type(options) is not DeformConvOptions:
+        raise TypeError(f"{what}: options must be DeformConvOptions, got {options!r}")
+    _float(what, "x", x, 4, _SPATIAL[2])
+    _float(what, "offset", offset, 4, " [batch, 2 * offset_groups * k_h * k_w, out_h, out_w]")
+    _float(what, "weight", weight, 4, " [channels_out, channels_in / weight_groups, k_h, k_w]")
+    xs, ws, os_ = _shape(x), _shape(weight), _shape(offset)
+    wg, og = options.weight_groups, options.offset_groups
+    out = [_conv_out(n, k, s, p, d) for n, k, s, p, d in zip(
+        xs[2:], ws[2:], options.stride, options.padding, options.dilation)]
+    taps = ws[2] * ws[3]
+    if xs[1] != ws[1] * wg or ws[0] % wg or xs[1] % og:
+        raise ValueError(f"{what}: x {xs} and weight {ws} disagree with weight_groups={wg} and "
+                         f"offset_groups={og} (channels_in = weight's dim 1 * weight_groups, "
+                         f"divisible by offset_groups)")
+    if os_ != [xs[0], 2 * og * taps, *out]:
+        raise ValueError(f"{what}: offset must have shape {[xs[0], 2 * og * taps, *out]}, got "
+                         f"{os_}")
+    if mask is None:
+        mask = wrap(x._data.new_ones((xs[0], og * taps, *out)), x._ctx)  # Burn's "no mask": 1
+    else:
+        _float(what, "mask", mask, 4, " [batch, offset_groups * k_h * k_w, out_h, out_w]")
+        if _shape(mask) != [xs[0], og * taps, *out]:
+            raise ValueError(f"{what}: mask must have shape {[xs[0], og * taps, *out]}, got "
+                             f"{_shape(mask)}")
+    _bias(what, bias, ws[0])
+    inputs = (x, offset, weight, mask) + (() if bias is None else (bias,))
+    return applyn(conv_ops.DEFORM_CONV2D, inputs, (
+        list(options.stride), list(options.padding), list(options.dilation), wg, og))
+
+
 # ============================================================================== pooling ====
 def _pool_window(what: str, n: int, kernel_size, stride, padding, dilation=None):
     """The 2-D kernel attributes of an ``n``-D pool (1-D pools run on a height-1 view)."""
@@ -502,15 +568,91 @@ def unfold4d(x: Tensor, kernel_size: Sequence[int], options: UnfoldOptions) -> T
                                   list(options.stride)))
 
 
+def fold4d(x: Tensor, output_size: Sequence[int], kernel_size: Sequence[int],
+           options: UnfoldOptions) -> Tensor:
+    """The adjoint of :func:`unfold4d` (torch's ``nn.Fold``): columns x ``[batch, channels * k_h *
+    k_w, blocks]`` summed into ``[batch, channels, *output_size]`` where blocks overlap.
+    ValueError when the column count does not divide by the kernel or ``blocks`` differs from the
+    number of sliding blocks of ``output_size``."""
+    _float("fold4d", "x", x, 3, " [batch, channels * k_h * k_w, blocks]")
+    if not isinstance(options, UnfoldOptions):
+        raise TypeError(f"fold4d: options must be UnfoldOptions, got {options!r}")
+    size = _sizes("fold4d", "output_size", output_size, 2, 1)
+    k = _sizes("fold4d", "kernel_size", kernel_size, 2, 1)
+    blocks = math.prod(_conv_out(n, kk, s, p, d) for n, kk, s, p, d in zip(
+        size, k, options.stride, options.padding, options.dilation))
+    xs = _shape(x)
+    if xs[1] % (k[0] * k[1]) or xs[2] != blocks or blocks <= 0:
+        raise ValueError(f"fold4d: x {xs} must be [batch, channels * {k[0] * k[1]}, {blocks}] for "
+                         f"output_size {size} and kernel_size {k}")
+    return apply1(nn_ops.FOLD4D, x, (size, k, list(options.dilation), list(options.padding),
+                                     list(options.stride)))
+
+
+def pixel_shuffle(x: Tensor, upscale_factor: int) -> Tensor:
+    """``[batch, c * r * r, h, w] -> [batch, c, h * r, w * r]`` (Burn's ``PixelShuffle``;
+    ValueError unless the channels divide by ``r * r``)."""
+    _float("pixel_shuffle", "x", x, 4, _SPATIAL[2])
+    r = _count("pixel_shuffle", "upscale_factor", upscale_factor)
+    if _shape(x)[1] % (r * r):
+        raise ValueError(f"pixel_shuffle: input channels ({_shape(x)[1]}) must be divisible by "
+                         f"upscale_factor^2 ({r * r})")
+    return apply1(nn_ops.PIXEL_SHUFFLE, x, (r,))
+
+
+def pixel_unshuffle(x: Tensor, downscale_factor: int) -> Tensor:
+    """``[batch, c, h * r, w * r] -> [batch, c * r * r, h, w]`` (Burn's ``PixelUnshuffle``;
+    ValueError unless height and width divide by ``r``)."""
+    _float("pixel_unshuffle", "x", x, 4, _SPATIAL[2])
+    r = _count("pixel_unshuffle", "downscale_factor", downscale_factor)
+    h, w = _shape(x)[2:]
+    if h % r or w % r:
+        raise ValueError(f"pixel_unshuffle: input height ({h}) and width ({w}) must be divisible "
+                         f"by downscale_factor ({r})")
+    return apply1(nn_ops.PIXEL_UNSHUFFLE, x, (r,))
+
+
 # ============================================================================ attention ====
-def attention(q: Tensor, k: Tensor, v: Tensor, mask: Tensor | None = None) -> Tensor:
-    """Scaled dot-product attention ``softmax(q kᵀ / sqrt(head_dim)) v``.
+@dataclass(frozen=True, kw_only=True)
+class AttentionModuleOptions:
+    """Burn's ``AttentionModuleOptions``: ``scale`` (None: ``1 / sqrt(head_dim)``), ``softcap``
+    (None, or positive: scores become ``softcap * tanh(scores / softcap)`` before masking, as
+    Gemma 2) and ``is_causal`` (mask key ``j`` for query ``i`` when ``j > i + seq_k - seq_q``,
+    the causal boundary aligned at the bottom-right corner)."""
+
+    scale: float | None = None
+    softcap: float | None = None
+    is_causal: bool = False
+
+    def __post_init__(self) -> None:
+        for field in ("scale", "softcap"):
+            value = getattr(self, field)
+            if value is not None:
+                value = validate.real("AttentionModuleOptions", field, value)
+                object.__setattr__(self, field, float(value))
+        if self.softcap is not None and not self.softcap > 0:
+            raise ValueError(f"AttentionModuleOptions: softcap must be positive, got "
+                             f"{self.softcap}")
+        _flag("AttentionModuleOptions", "is_causal", self.is_causal)
+
+
+_NO_OPTIONS = AttentionModuleOptions()
+
+
+def attention(q: Tensor, k: Tensor, v: Tensor, mask: Tensor | None = None,
+              attn_bias: Tensor | None = None,
+              options: AttentionModuleOptions | None = None) -> Tensor:
+    """Scaled dot-product attention, Burn's (0.21): ``softmax(q kᵀ · scale [softcapped], -inf
+    where masked, + attn_bias) v``.
 
     q ``[batch, heads, seq_q, head_dim]``, k ``[batch, heads, seq_k, head_dim]``, v ``[batch,
     heads, seq_k, val_dim]`` (same batch and heads); the optional Bool ``mask`` (broadcastable to
-    ``[batch, heads, seq_q, seq_k]``) is True where a position is masked out (its score becomes
-    -inf, as Burn; a fully masked row gives NaN). Returns ``[batch, heads, seq_q, val_dim]``.
-    Raises TypeError/ValueError (naming the shapes) for other kinds or shapes.
+    ``[batch, heads, seq_q, seq_k]``) is True where a position is masked out; the optional Float
+    ``attn_bias`` (broadcastable likewise, differentiable) is added to the scores after masking
+    (ALiBi, relative positions); ``options``: :class:`AttentionModuleOptions`. A fully masked
+    row attends to nothing: its output and gradients are 0 (Burn's NaN-safe softmax). Returns
+    ``[batch, heads, seq_q, val_dim]``. Raises TypeError/ValueError (naming the shapes) for
+    other kinds or shapes.
     """
     layout = " [batch, heads, seq, dim]"
     for name, t in (("q", q), ("k", k), ("v", v)):
@@ -520,21 +662,42 @@ def attention(q: Tensor, k: Tensor, v: Tensor, mask: Tensor | None = None) -> Te
         raise ValueError(f"attention: incompatible shapes q {qs}, k {ks}, v {vs} (they need the "
                          f"same batch and heads, q and k the same head_dim, k and v the same "
                          f"seq_k)")
+    if options is None:
+        options = _NO_OPTIONS
+    elif not isinstance(options, AttentionModuleOptions):
+        raise TypeError(f"attention: options must be AttentionModuleOptions, got {options!r}")
+    scores = [*qs[:3], ks[2]]
     mask_data = None
     if mask is not None:
         if not isinstance(mask, Tensor) or kind_of(mask._data.dtype) is not Bool:
             raise TypeError(f"attention: mask must be a Bool Tensor, got {_describe(mask)}")
-        scores = [*qs[:3], ks[2]]
-        try:
-            ok = mask._data.dim() == 4 and list(torch.broadcast_shapes(mask._data.shape,
-                                                                       scores)) == scores
-        except RuntimeError:
-            ok = False
-        if not ok:
+        if not _broadcasts(mask, scores):
             raise ValueError(f"attention: mask {_shape(mask)} must broadcast to the scores "
                              f"{scores}")
         mask_data = mask._data
-    return applyn(nn_ops.ATTENTION, (q, k, v), (mask_data, 1.0 / math.sqrt(qs[3])))
+    if options.is_causal:
+        seq_q, seq_k = qs[2], ks[2]
+        rows = torch.arange(seq_q, device=q._data.device).view(-1, 1) + (seq_k - seq_q)
+        causal = (torch.arange(seq_k, device=q._data.device).view(1, -1) > rows).view(
+            1, 1, seq_q, seq_k)
+        mask_data = causal if mask_data is None else mask_data | causal
+    inputs = (q, k, v)
+    if attn_bias is not None:
+        _float("attention", "attn_bias", attn_bias, 4, " [batch, heads, seq_q, seq_k]")
+        if not _broadcasts(attn_bias, scores):
+            raise ValueError(f"attention: attn_bias {_shape(attn_bias)} must broadcast to the "
+                             f"scores {scores}")
+        inputs = (q, k, v, attn_bias)
+    scale = options.scale if options.scale is not None else 1.0 / math.sqrt(qs[3])
+    return applyn(nn_ops.ATTENTION, inputs, (mask_data, scale, options.softcap))
+
+
+def _broadcasts(t: Tensor, shape: list[int]) -> bool:
+    """Whether ``t`` (rank 4) broadcasts to ``shape``."""
+    try:
+        return t._data.dim() == 4 and list(torch.broadcast_shapes(t._data.shape, shape)) == shape
+    except RuntimeError:
+        return False
 
 
 __all__ = [
@@ -543,6 +706,7 @@ __all__ = [
     "conv_transpose1d", "conv_transpose2d", "conv_transpose3d", "avg_pool1d", "avg_pool2d",
     "max_pool1d", "max_pool2d", "max_pool1d_with_indices", "max_pool2d_with_indices",
     "adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_avg_pool3d", "interpolate",
-    "unfold4d", "attention",
+    "unfold4d", "attention", "AttentionModuleOptions", "DeformConvOptions", "deform_conv2d",
+    "fold4d", "pixel_shuffle", "pixel_unshuffle",
 ]
 __all__ += ["layer_norm", "rms_norm", "group_norm", "ctc_loss"]

@@ -78,6 +78,30 @@ def transformer_encoder_layer(layer: Module) -> LayerAdapter:
                                  "pwff.linear_outer": "linear2", first: "norm1", second: "norm2"})
 
 
+def transformer_decoder_layer(layer: Module) -> LayerAdapter:
+    """``torch.nn.TransformerDecoderLayer``'s names: ``cross_attn`` is its ``multihead_attn``;
+    its ``norm1``/``norm2``/``norm3`` are the norms of the self-attention, cross-attention and
+    feed-forward blocks: Burn's ``norm_1``/``norm_2``/``norm_3``, or with ``norm_first``
+    ``norm_3``/``norm_1``/``norm_2`` (the norm applied before each block)."""
+    norms = ("norm_3", "norm_1", "norm_2") if layer.norm_first else ("norm_1", "norm_2", "norm_3")
+    return LayerAdapter(renames={"cross_attn": "multihead_attn", "pwff.linear_inner": "linear1",
+                                 "pwff.linear_outer": "linear2",
+                                 **{burn: f"norm{k}" for k, burn in enumerate(norms, 1)}})
+
+
+def cross_attention(layer: Module) -> LayerAdapter:
+    """``torch.nn.MultiheadAttention(d_model, n_heads, kdim=d_context, vdim=d_context)``'s
+    names: separate ``q_proj_weight``/``k_proj_weight``/``v_proj_weight`` when the context width
+    differs from the query's (one ``in_proj_weight`` otherwise), one ``in_proj_bias``."""
+    bias = {"in_proj_bias": ("query.bias", "key.bias", "value.bias")}
+    if layer.key.weight.val().dims()[0] == layer.query.weight.val().dims()[0]:
+        return LayerAdapter(renames={"output": "out_proj"}, fused={
+            "in_proj_weight": ("query.weight", "key.weight", "value.weight"), **bias})
+    return LayerAdapter(renames={"output": "out_proj", "query.weight": "q_proj_weight",
+                                 "key.weight": "k_proj_weight", "value.weight": "v_proj_weight"},
+                        fused=bias)
+
+
 AdapterSpec = LayerAdapter | Callable[[Module], LayerAdapter]
 _BY_CLASS: dict[type, AdapterSpec] = {}
 _BY_NN_NAME: dict[str, AdapterSpec] = {
@@ -86,6 +110,7 @@ _BY_NN_NAME: dict[str, AdapterSpec] = {
     "Lstm": LSTM, "Gru": GRU, "Rnn": RNN, "BiLstm": BIDIRECTIONAL, "BiGru": BIDIRECTIONAL,
     "BiRnn": BIDIRECTIONAL, "TransformerEncoderLayer": transformer_encoder_layer,
     "PRelu": LayerAdapter(renames={"alpha": "weight"}),
+    "TransformerDecoderLayer": transformer_decoder_layer, "CrossAttention": cross_attention,
 }
 _IDENTITY = LayerAdapter()
 

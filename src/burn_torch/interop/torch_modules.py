@@ -277,3 +277,4 @@ for _cls, _converter in {
     register_converter(_cls, _converter)
 
 from . import torch_converters_layers  # noqa: E402,F401  (registers activation and norm converters)
+from . import torch_spatial_modules  # noqa: E402,F401  (registers its converters)

@@ -27,9 +27,13 @@ from .activation_modules import (ActivationConfig, Gelu, LeakyRelu, LeakyReluCon
 from .activation_layers import *  # noqa: F401,F403  (Celu, Elu, ..., SwiGlu and their configs)
 from .activation_layers import __all__ as _activation_layers
 from .identity import Identity
-from .attention import MhaInput, MhaOutput, MultiHeadAttention, MultiHeadAttentionConfig
-from .conv import (Conv1d, Conv1dConfig, Conv2d, Conv2dConfig, ConvTranspose2d,
-                   ConvTranspose2dConfig)
+from .attention import (MhaCache, MhaInput, MhaOutput, MultiHeadAttention,
+                        MultiHeadAttentionConfig)
+from .cache import TensorCache
+from .cross_attention import CrossAttention, CrossAttentionCache, CrossAttentionConfig
+from .conv import (Conv1d, Conv1dConfig, Conv2d, Conv2dConfig, Conv3d, Conv3dConfig,
+                   ConvTranspose1d, ConvTranspose1dConfig, ConvTranspose2d, ConvTranspose2dConfig,
+                   ConvTranspose3d, ConvTranspose3dConfig, DeformConv2d, DeformConv2dConfig)
 from .dropout import Dropout, DropoutConfig
 from .embedding import Embedding, EmbeddingConfig
 from .initializer import Initializer
@@ -48,12 +52,25 @@ from .norm import BatchNorm, BatchNormConfig, GroupNorm, GroupNormConfig, LayerN
 from .norm_layers import (InstanceNorm, InstanceNormConfig, LocalResponseNorm,
                           LocalResponseNormConfig, RmsNorm, RmsNormConfig)
 from .normalization import NormalizationConfig
-from .padding import PaddingConfig1d, PaddingConfig2d
-from .pool import (AdaptiveAvgPool2d, AdaptiveAvgPool2dConfig, AvgPool2d, AvgPool2dConfig,
+from .padding import PaddingConfig1d, PaddingConfig2d, PaddingConfig3d
+from .pos_encoding import (PositionalEncoding, PositionalEncodingConfig, RotaryEncoding,
+                           RotaryEncodingConfig, generate_sinusoids)
+from .pool import (AdaptiveAvgPool1d, AdaptiveAvgPool1dConfig, AdaptiveAvgPool2d,
+                   AdaptiveAvgPool2dConfig, AdaptiveAvgPool3d, AdaptiveAvgPool3dConfig, AvgPool1d,
+                   AvgPool1dConfig, AvgPool2d, AvgPool2dConfig, MaxPool1d, MaxPool1dConfig,
                    MaxPool2d, MaxPool2dConfig)
+from .resample import (Fold4d, Fold4dConfig, Interpolate1d, Interpolate1dConfig, Interpolate2d,
+                       Interpolate2dConfig, InterpolateMode, PixelShuffle, PixelShuffleConfig,
+                       PixelUnshuffle, PixelUnshuffleConfig, Unfold4d, Unfold4dConfig)
 from .transformer import (PositionWiseFeedForward, PositionWiseFeedForwardConfig,
                           TransformerEncoder, TransformerEncoderConfig, TransformerEncoderInput,
                           TransformerEncoderLayer)
+from .transformer_decoder import (TransformerDecoder, TransformerDecoderAutoregressiveCache,
+                                  TransformerDecoderConfig, TransformerDecoderInput,
+                                  TransformerDecoderLayer,
+                                  TransformerDecoderLayerAutoregressiveCache)
+from .attention_mask import (GeneratePaddingMask, SeqLengthOption, generate_autoregressive_mask,
+                             generate_padding_mask)
 
 __all__ = [
     "Initializer", "Linear", "LinearConfig", "Conv1d", "Conv1dConfig", "Conv2d", "Conv2dConfig",
@@ -72,5 +89,22 @@ __all__ = [
     "BinaryCrossEntropyLossConfig", "HuberLoss", "HuberLossConfig", "Reduction", "Identity", "InstanceNorm", "InstanceNormConfig",
     "LocalResponseNorm", "LocalResponseNormConfig", "RmsNorm", "RmsNormConfig", "NormalizationConfig",
     "CosineSimilarity", "CosineSimilarityConfig", "PairwiseDistance", "PairwiseDistanceConfig",
-    "GaussianNoise", "GaussianNoiseConfig", *_losses, *_activation_layers, *_activations,
+    "GaussianNoise", "GaussianNoiseConfig", *_losses, *_activation_layers, 
+    # convolution, pooling, resampling
+    "Conv3d", "Conv3dConfig", "ConvTranspose1d", "ConvTranspose1dConfig", "ConvTranspose3d",
+    "ConvTranspose3dConfig", "DeformConv2d", "DeformConv2dConfig", "PaddingConfig3d",
+    "MaxPool1d", "MaxPool1dConfig", "AvgPool1d", "AvgPool1dConfig", "AdaptiveAvgPool1d",
+    "AdaptiveAvgPool1dConfig", "AdaptiveAvgPool3d", "AdaptiveAvgPool3dConfig", "Interpolate1d",
+    "Interpolate1dConfig", "Interpolate2d", "Interpolate2dConfig", "InterpolateMode", "Unfold4d",
+    "Unfold4dConfig", "Fold4d", "Fold4dConfig", "PixelShuffle", "PixelShuffleConfig",
+    "PixelUnshuffle", "PixelUnshuffleConfig",
+    # attention, transformers, position encodings
+    "MhaCache", "TensorCache", "CrossAttention", "CrossAttentionCache", "CrossAttentionConfig",
+    "TransformerDecoder", "TransformerDecoderConfig", "TransformerDecoderInput",
+    "TransformerDecoderLayer", "TransformerDecoderAutoregressiveCache",
+    "TransformerDecoderLayerAutoregressiveCache", "generate_autoregressive_mask",
+    "generate_padding_mask", "GeneratePaddingMask", "SeqLengthOption",
+    "PositionalEncoding", "PositionalEncodingConfig", "RotaryEncoding", "RotaryEncodingConfig",
+    "generate_sinusoids",
+    *_activations,
 ]

@@ -17,6 +17,7 @@ from ..functional.activation import quiet_softmax, softmax
 from ..device import Device
 from ..module import Config, Module
 from ..tensor import Tensor
+from .cache import TensorCache
 from .dropout import Dropout, DropoutConfig
 from .initializer import Initializer
 from .linear import Linear, LinearConfig
@@ -116,6 +117,26 @@ class MultiHeadAttention(Module):
         query = self._heads(self.query, input.query)
         key = self._heads(self.key, input.key)
         value = self._heads(self.value, input.value)
+        weights = self._weights(query, key, input)
+        context = weights.matmul(value).swap_dims(1, 2).reshape([batch, seq_q, self.d_model])
+        return MhaOutput(weights, self.output.forward(context))
+
+    def forward_cache(self, input: MhaInput, cache: "MhaCache") -> MhaOutput:
+        """:meth:`forward` for autoregressive decoding: the projections of the positions seen
+        at earlier steps come from ``cache`` (updated in place), only the newest is computed
+        (see :class:`MhaCache`). ``input`` holds the whole sequence so far."""
+        batch, seq_q, _ = self._check(input)
+        query = cache.query.forward(input.query, lambda t: self._heads(self.query, t))
+        key = cache.key.forward(input.key, lambda t: self._heads(self.key, t))
+        value = cache.value.forward(input.value, lambda t: self._heads(self.value, t))
+        weights = self._weights(query, key, input)
+        context = weights.matmul(value).swap_dims(1, 2).reshape([batch, seq_q, self.d_model])
+        return MhaOutput(weights, cache.output.forward(context, self.output.forward))
+
+    def _weights(self, query: Tensor, key: Tensor, input: MhaInput) -> Tensor:
+        """Burn's order: scaled scores, dropout, masks (``min_float``), softmax over keys."""
+        batch, _, seq_q, _ = query.dims()
+        seq_k = key.dims()[2]
         scores = self.dropout.forward(query.matmul(key.transpose()) / math.sqrt(self.d_k))
         if input.mask_pad_tensor is not None:
             scores = scores.mask_fill(input.mask_pad_tensor.reshape([batch, 1, 1, seq_k]),
@@ -123,9 +144,7 @@ class MultiHeadAttention(Module):
         if input.mask_attn_tensor is not None:
             scores = scores.mask_fill(input.mask_attn_tensor.reshape([batch, 1, seq_q, seq_k]),
                                       self.min_float)
-        weights = quiet_softmax(scores, 3) if self.quiet_softmax else softmax(scores, 3)
-        context = weights.matmul(value).swap_dims(1, 2).reshape([batch, seq_q, self.d_model])
-        return MhaOutput(weights, self.output.forward(context))
+        return quiet_softmax(scores, 3) if self.quiet_softmax else softmax(scores, 3)
 
     def _heads(self, linear: Linear, x: Tensor) -> Tensor:
         """``[batch, seq, d_model] -> [batch, n_heads, seq, d_k]``."""
@@ -150,3 +169,38 @@ class MultiHeadAttention(Module):
         return (f"MultiHeadAttention {{d_model: {self.d_model}, n_heads: {self.n_heads}, d_k: "
                 f"{self.d_k}, dropout: {self.dropout.prob}, min_float: {self.min_float}, "
                 f"quiet_softmax: {self.quiet_softmax}, params: {self.num_params()}}}")
+
+
+class _LinearCache:
+    """One projection's cache: autoregressive along ``dim`` or, with ``dim`` None, full."""
+
+    def __init__(self, dim: int | None) -> None:
+        self.cache = TensorCache.empty()
+        self.dim = dim
+
+    def forward(self, tensor: Tensor, func) -> Tensor:
+        if self.dim is None:
+            return self.cache.forward_full(tensor, func)
+        return self.cache.forward_autoregressive(tensor, self.dim, func)
+
+
+class MhaCache:
+    """Burn's ``MhaCache``: the cached query, key, value and output projections of a
+    :class:`MultiHeadAttention` during autoregressive decoding. :meth:`autoregressive` appends
+    the newest position at each step (self-attention); :meth:`autoregressive_cross_attention`
+    computes the key and value projections of the fixed memory once."""
+
+    def __init__(self, query: _LinearCache, key: _LinearCache, value: _LinearCache,
+                 output: _LinearCache) -> None:
+        self.query = query
+        self.key = key
+        self.value = value
+        self.output = output
+
+    @classmethod
+    def autoregressive(cls) -> "MhaCache":
+        return cls(_LinearCache(2), _LinearCache(2), _LinearCache(2), _LinearCache(1))
+
+    @classmethod
+    def autoregressive_cross_attention(cls) -> "MhaCache":
+        return cls(_LinearCache(2), _LinearCache(None), _LinearCache(None), _LinearCache(1))

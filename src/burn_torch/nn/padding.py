@@ -90,3 +90,34 @@ class PaddingConfig2d(_Padding):
         top, left, bottom, right = _non_negative("PaddingConfig2d", (
             top, left, top if bottom is None else bottom, left if right is None else right))
         return cls("explicit", ((top, bottom), (left, right)))
+
+
+@dataclass(frozen=True)
+class PaddingConfig3d(_Padding):
+    """Padding of a 3-D operator: ``valid()``, ``same()`` or ``explicit(depth, height, width)``
+    (Burn's ``Explicit(depth, height, width)``: the same padding on both sides of each dim).
+    ``same()`` with an even kernel would pad asymmetrically, which Burn does not support in 3-D:
+    :meth:`symmetric` raises ValueError then."""
+
+    @classmethod
+    def valid(cls) -> "PaddingConfig3d":
+        return cls("valid")
+
+    @classmethod
+    def same(cls) -> "PaddingConfig3d":
+        return cls("same")
+
+    @classmethod
+    def explicit(cls, depth: int, height: int, width: int) -> "PaddingConfig3d":
+        """Symmetric explicit padding per dim; ValueError if negative."""
+        values = _non_negative("PaddingConfig3d", (depth, height, width))
+        return cls("explicit", tuple((v, v) for v in values))
+
+    def symmetric(self, sizes: Sequence[int], kernel_size: Sequence[int],
+                  stride: Sequence[int]) -> list[int]:
+        """The padding of each dim (the same at both ends); ValueError for asymmetric ``same``."""
+        pairs = self.pairs(sizes, kernel_size, stride)
+        if any(start != end for start, end in pairs):
+            raise ValueError("Asymmetric 3D 'Same' padding is not supported. Use odd kernel "
+                             f"sizes for symmetric padding (kernel {list(kernel_size)}).")
+        return [start for start, _ in pairs]

@@ -14,6 +14,11 @@ output padding 0, no bias), the spec crops ``padding`` at the start of each dim 
 zero-extends its end to ``padding_out - padding``, then the bias is added. This is how Burn's
 ``padding_out >= stride`` (which torch's kernel rejects) is computed: the extended entries hold
 the bias only, as in Burn.
+
+``deform_conv2d`` (Burn's deformable convolution, torchvision's semantics) is one entry too: its
+forward samples the input at the offset positions with torch's ``grid_sampler_2d`` (bilinear,
+zeros outside), scales the samples by the mask and multiplies them with the weight as a grouped
+matrix product; its fused rule uses ``grid_sampler_2d_backward`` for the input and offsets.
 """
 import torch
 
@@ -76,3 +81,90 @@ def _defconv(name):
 
 CONV = {n: _defconv(f"conv{n}d") for n in (1, 2, 3)}
 CONV_TRANSPOSE = {n: _defconv(f"conv_transpose{n}d") for n in (1, 2, 3)}
+
+
+# ---- deform_conv2d: inputs (x, offset, weight, mask, bias?); the mask is ones when Burn's is None
+_GRID_SAMPLER = torch.ops.aten.grid_sampler_2d.default
+_GRID_SAMPLER_BACKWARD = torch.ops.aten.grid_sampler_2d_backward.default
+_DEFORM_ATTRS = ("stride", "padding", "dilation", "weight_groups", "offset_groups")
+
+
+def _deform_grid(x, offset, weight, stride, padding, dilation, offset_groups):
+    """The sampling grid of every (offset group, kernel position, output position):
+    ``[batch * offset_groups, k_h * k_w * out_h, out_w, 2]`` in grid_sampler's normalised ``(x,
+    y)`` coordinates (align_corners False, so that a one-pixel input needs no special case)."""
+    b, _, h, w = x.shape
+    kh, kw = weight.shape[2:]
+    oh, ow = offset.shape[2:]
+    off = offset.view(b, offset_groups, kh, kw, 2, oh, ow)
+    rows = torch.arange(oh, dtype=x.dtype, device=x.device) * stride[0] - padding[0]
+    cols = torch.arange(ow, dtype=x.dtype, device=x.device) * stride[1] - padding[1]
+    ky = torch.arange(kh, dtype=x.dtype, device=x.device) * dilation[0]
+    kx = torch.arange(kw, dtype=x.dtype, device=x.device) * dilation[1]
+    y = off[:, :, :, :, 0] + (ky.view(kh, 1, 1, 1) + rows.view(1, 1, oh, 1))
+    xx = off[:, :, :, :, 1] + (kx.view(1, kw, 1, 1) + cols.view(1, 1, 1, ow))
+    grid = torch.stack(((2 * xx + 1) / w - 1, (2 * y + 1) / h - 1), -1)
+    return grid.view(b * offset_groups, kh * kw * oh, ow, 2)
+
+
+def _deform_forward(datas, stride, padding, dilation, weight_groups, offset_groups):
+    x, offset, weight, mask = datas[:4]
+    b, c, h, w = x.shape
+    c_out = weight.shape[0]
+    k = weight.shape[2] * weight.shape[3]
+    oh, ow = offset.shape[2:]
+    grid = _deform_grid(x, offset, weight, stride, padding, dilation, offset_groups)
+    sampled = _GRID_SAMPLER(x.reshape(b * offset_groups, c // offset_groups, h, w), grid, 0, 0,
+                            False)
+    columns = sampled.view(b, offset_groups, c // offset_groups, k, oh * ow) * mask.view(
+        b, offset_groups, 1, k, oh * ow)
+    out = torch.matmul(weight.reshape(weight_groups, c_out // weight_groups, -1),
+                       columns.view(b, weight_groups, -1, oh * ow)).view(b, c_out, oh, ow)
+    if len(datas) == 5:
+        out = out.add_(datas[4].view(1, -1, 1, 1))
+    return out, sampled, grid
+
+
+def _deform_rule(g, s, parents):
+    x, offset, weight, mask, sampled = s.x, s.offset, s.weight, s.mask, s.sampled
+    px, poff, pw, pm = parents[:4]
+    b, c, h, w = x.shape
+    groups, ogroups = s.weight_groups, s.offset_groups
+    c_out = weight.shape[0]
+    k = weight.shape[2] * weight.shape[3]
+    oh, ow = offset.shape[2:]
+    g_l = g.reshape(b, groups, c_out // groups, oh * ow)
+    sampled5 = sampled.view(b, ogroups, c // ogroups, k, oh * ow)
+    mask5 = mask.view(b, ogroups, 1, k, oh * ow)
+    gx = goff = gw = gm = gb = None
+    if pw is not None:
+        columns = (sampled5 * mask5).view(b, groups, -1, oh * ow)
+        gw = torch.matmul(g_l, columns.transpose(-1, -2)).sum(0).view(weight.shape)
+    if len(parents) == 5 and parents[4] is not None:
+        gb = g.sum((0, 2, 3))
+    if px is not None or poff is not None or pm is not None:
+        w_g = weight.reshape(groups, c_out // groups, -1)
+        g_cols = torch.matmul(w_g.transpose(-1, -2), g_l).view(b, ogroups, c // ogroups, k,
+                                                               oh * ow)
+        if pm is not None:
+            gm = (g_cols * sampled5).sum(2).view(mask.shape)
+        if px is not None or poff is not None:
+            g_sampled = (g_cols * mask5).view(sampled.shape)
+            gin, ggrid = _GRID_SAMPLER_BACKWARD(
+                g_sampled, x.reshape(b * ogroups, c // ogroups, h, w), s.grid, 0, 0, False,
+                [px is not None, poff is not None])
+            if px is not None:
+                gx = gin.view(x.shape)
+            if poff is not None:
+                ggrid = ggrid.view(b, ogroups, weight.shape[2], weight.shape[3], oh, ow, 2)
+                goff = torch.stack((ggrid[..., 1] * (2.0 / h), ggrid[..., 0] * (2.0 / w)), 4)
+                goff = goff.view(offset.shape)
+    out = (gx, goff, gw, gm)
+    return out + (gb,) if len(parents) == 5 else out
+
+
+_DEFORM_NEEDS = ("x", "offset", "weight", "mask", "sampled", "grid")
+DEFORM_CONV2D = defop("deform_conv2d", _deform_forward, COMPUTE,
+                      inputs=("x", "offset", "weight", "mask", "bias"), attrs=_DEFORM_ATTRS,
+                      residuals=("sampled", "grid"), fused=_deform_rule,
+                      needs=(_DEFORM_NEEDS,) * 4 + ((),))

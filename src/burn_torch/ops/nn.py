@@ -1,5 +1,5 @@
-"""Neural-network module ops (Burn's ``tensor::module``): linear, embedding, interpolate, unfold4d
-and attention. Convolutions live in ``ops.conv``, pooling in ``ops.pool``.
+"""Neural-network module ops (Burn's ``tensor::module``): linear, embedding, interpolate, unfold4d,
+fold4d, pixel (un)shuffle and attention. Convolutions live in ``ops.conv``, pooling in ``ops.pool``.
 
 ``linear`` is applied with ``applyn`` (``forward(datas, *attrs)`` with ``(x, weight)`` or
 ``(x, weight, bias)``; the bias may be absent), ``attention`` with ``applyn`` over ``(q, k, v)``:
@@ -84,12 +84,15 @@ def _unfold4d_rule(g, s):
     return _col2im(g, list(s.x_shape[-2:]), s.kernel_size, s.dilation, s.padding, s.stride)
 
 
-# ---- attention: softmax(q kᵀ · scale, -inf where mask is True) v; attrs (mask, scale) ------------
-# On CPU, for float32/float64 with equal q/v head dims and no fully masked row, torch's fused
-# flash-attention kernels run both ways (residuals flash_out, logsumexp and mask_bias: the
-# output, its logsumexp and the additive mask; probs is None). Otherwise Burn's fallback runs as
-# kernels: scores, softmax, product (residual probs: the probabilities, the others None; a fully
-# masked row gives NaN, as in Burn).
+# ---- attention (Burn 0.21's attention_fallback): inputs (q, k, v, attn_bias?); attrs (mask, scale,
+# softcap). scores = q kᵀ · scale; with softcap, softcap · tanh(scores / softcap); -inf where mask
+# is True (module_ops folds is_causal into the mask); + attn_bias; Burn's NaN-safe softmax (a
+# fully masked row gets probabilities 0, hence output 0 and no gradient); times v.
+# On CPU, for float32/float64 with equal q/v head dims, no bias, no softcap and no fully masked
+# row, torch's fused flash-attention kernels run both ways (residuals flash_out, logsumexp and
+# mask_bias: the output, its logsumexp and the additive mask; probs is None). Otherwise the
+# fallback runs as kernels: scores, softmax, product (residuals probs and, with softcap, tanh:
+# tanh(scores / softcap), whose derivative the rule needs; the others None).
 _FLASH = aten._scaled_dot_product_flash_attention_for_cpu.default
 _FLASH_BACKWARD = aten._scaled_dot_product_flash_attention_for_cpu_backward.default
 _FLASH_DTYPES = (torch.float32, torch.float64)
@@ -100,24 +103,35 @@ def _flash_ok(q, v, mask) -> bool:
             and (mask is None or not bool(mask.all(-1).any())))
 
 
-_ATTENTION_RESIDUALS = ("flash_out", "logsumexp", "mask_bias", "probs")
+_ATTENTION_RESIDUALS = ("flash_out", "logsumexp", "mask_bias", "probs", "tanh")
 
 
-def _attention_forward(datas, mask, scale):
-    q, k, v = datas
-    if _flash_ok(q, v, mask):
-        bias = None if mask is None else q.new_zeros(mask.shape).masked_fill_(mask, float("-inf"))
-        out, lse = _FLASH(q, k, v, 0.0, False, attn_mask=bias, scale=scale)
-        return out, out, lse, bias, None
+def _attention_forward(datas, mask, scale, softcap):
+    q, k, v = datas[:3]
+    bias = datas[3] if len(datas) == 4 else None
+    if bias is None and softcap is None and _flash_ok(q, v, mask):
+        additive = None if mask is None else q.new_zeros(mask.shape).masked_fill_(
+            mask, float("-inf"))
+        out, lse = _FLASH(q, k, v, 0.0, False, attn_mask=additive, scale=scale)
+        return out, out, lse, additive, None, None
     scores = _matmul(q, k.transpose(-2, -1)).mul_(scale)
+    tanh = None
+    if softcap is not None:
+        tanh = scores.div_(softcap).tanh_()
+        scores = tanh * softcap
     if mask is not None:
         scores.masked_fill_(mask, float("-inf"))
+    if bias is not None:
+        scores = scores + bias
     p = _softmax(scores, -1)
-    return _matmul(p, v), None, None, None, p
+    if mask is not None:
+        p = p.masked_fill(mask.all(-1, keepdim=True), 0.0)  # Burn's NaN-safe softmax
+    return _matmul(p, v), None, None, None, p, tanh
 
 
 def _attention_rule(g, s, parents):
-    pq, pk, pv = parents
+    pq, pk, pv = parents[:3]
+    pb = parents[3] if len(parents) == 4 else None
     q, k, v = s.q, s.k, s.v
     scale = s.scale
     if s.probs is None:  # the flash path
@@ -126,16 +140,22 @@ def _attention_rule(g, s, parents):
         return (gq if pq is not None else None, gk if pk is not None else None,
                 gv if pv is not None else None)
     p = s.probs
-    gq = gk = gv = None
+    gq = gk = gv = gb = None
     if pv is not None:
         gv = _matmul(p.transpose(-2, -1), g)
-    if pq is not None or pk is not None:
-        gs = _softmax_backward(_matmul(g, v.transpose(-2, -1)), p, -1, p.dtype).mul_(scale)
-        if pq is not None:
-            gq = _matmul(gs, k)
-        if pk is not None:
-            gk = _matmul(gs.transpose(-2, -1), q)
-    return gq, gk, gv
+    if pq is not None or pk is not None or pb is not None:
+        gs = _softmax_backward(_matmul(g, v.transpose(-2, -1)), p, -1, p.dtype)
+        if pb is not None:
+            gb = gs if gs.shape == pb.shape else gs.sum_to_size(pb.shape)  # a broadcast bias
+        if pq is not None or pk is not None:
+            graw = gs * (1 - s.tanh * s.tanh) if s.tanh is not None else gs.clone()
+            graw.mul_(scale)
+            if pq is not None:
+                gq = _matmul(graw, k)
+            if pk is not None:
+                gk = _matmul(graw.transpose(-2, -1), q)
+    out = (gq, gk, gv)
+    return out + (gb,) if len(parents) == 4 else out
 
 
 # Either path's gradient of any input reads the inputs and its path's residuals (those of the
@@ -153,9 +173,29 @@ INTERPOLATE = defop("interpolate", _interpolate_forward, COMPUTE,
 # under BALANCED checkpointing is cheaper than keeping it.
 UNFOLD4D = defop("unfold4d", _im2col, MEMORY, attrs=("kernel_size", "dilation", "padding", "stride"),
                  vjp=(vjp(_unfold4d_rule, "x_shape"),))
-ATTENTION = defop("attention", _attention_forward, COMPUTE, inputs=("q", "k", "v"),
-                  attrs=("mask", "scale"), residuals=_ATTENTION_RESIDUALS, fused=_attention_rule,
-                  needs=(_ATTENTION_NEEDS,) * 3)
+
+
+# ---- fold4d: col2im (overlapping blocks summed), the adjoint of unfold4d; its rule is im2col -----
+def _fold4d_forward(x, output_size, kernel_size, dilation, padding, stride):
+    return _col2im(x, output_size, kernel_size, dilation, padding, stride)
+
+
+def _fold4d_rule(g, s):
+    return _im2col(g, s.kernel_size, s.dilation, s.padding, s.stride)
+
+
+FOLD4D = defop("fold4d", _fold4d_forward, MEMORY,
+               attrs=("output_size", "kernel_size", "dilation", "padding", "stride"),
+               vjp=(vjp(_fold4d_rule),))
+
+# ---- pixel shuffle / unshuffle: attrs (factor,); each one's rule is the other (a permutation) -----
+PIXEL_SHUFFLE = defop("pixel_shuffle", torch.pixel_shuffle, MEMORY, attrs=("factor",),
+                      vjp=(vjp(lambda g, s: torch.pixel_unshuffle(g, s.factor)),))
+PIXEL_UNSHUFFLE = defop("pixel_unshuffle", torch.pixel_unshuffle, MEMORY, attrs=("factor",),
+                        vjp=(vjp(lambda g, s: torch.pixel_shuffle(g, s.factor)),))
+ATTENTION = defop("attention", _attention_forward, COMPUTE, inputs=("q", "k", "v", "attn_bias"),
+                  attrs=("mask", "scale", "softcap"), residuals=_ATTENTION_RESIDUALS,
+                  fused=_attention_rule, needs=(_ATTENTION_NEEDS,) * 4)
 
 
 # ---- grid_sample_2d: attrs (mode, padding_mode, align_corners) as torch's integer codes --------
