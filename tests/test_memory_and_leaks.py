@@ -45,7 +45,6 @@ def saved_tensors(nodes) -> list[torch.Tensor]:
     out = []
     for n in nodes:
         _torch_tensors(n.saved, out)
-        _torch_tensors(n.attrs, out)
     return out
 
 
@@ -87,7 +86,7 @@ def test_backward_frees_saved_tensors_and_intermediates():
         assert t is None or id(t) in live, f"a saved tensor of shape {list(t.shape)} outlived backward"
     for n in nodes:
         if n.op is not None:
-            assert n.consumed and n.parents is None and n.saved is None and n.attrs is None
+            assert n.consumed and n.parents is None and n.saved is None
 
     # intermediate gradients are not kept: one entry per require_grad leaf reached
     assert len(grads) == len(leaves)

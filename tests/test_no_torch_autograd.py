@@ -12,15 +12,20 @@ import contextlib
 import pytest
 import torch
 
+from burn_torch.autodiff.checkpoint import Checkpoint
 from burn_torch import DType, GraphConsumedError, Tensor
 from burn_torch.activation import gelu, log_softmax, relu, sigmoid, softmax, tanh
 from helpers import AD, CPU, randn_leaf
 
 
 def _torch_tensors(obj, out: list) -> None:
-    """Collects every torch tensor inside ``obj`` (tensors, tuples, lists, dicts)."""
+    """Collects every torch tensor inside ``obj`` (tensors, tuples, lists, dicts, BALANCED
+    checkpoints)."""
     if isinstance(obj, torch.Tensor):
         out.append(obj)
+    elif isinstance(obj, Checkpoint):
+        for part in (obj.saved, obj.inputs, obj.attrs):
+            _torch_tensors(part, out)
     elif isinstance(obj, (tuple, list)):
         for o in obj:
             _torch_tensors(o, out)
@@ -42,7 +47,6 @@ def graph_storages(root: Tensor) -> tuple[list[torch.Tensor], int]:
         seen.add(id(n))
         nodes += 1
         _torch_tensors(n.saved, found)
-        _torch_tensors(n.attrs, found)
         if n.parents is not None:
             stack.extend(n.parents)
     return found, nodes

@@ -39,12 +39,13 @@ def _tensors(obj, out: list) -> list:
         _tensors(obj.saved, out)
         _tensors(obj.inputs, out)
         _tensors(obj.rng, out)
+        _tensors(obj.attrs, out)
     return out
 
 
 def _held(node) -> list:
     """The tensors a node holds for backward."""
-    return _tensors(node.attrs, _tensors(node.saved, []))
+    return _tensors(node.saved, [])
 
 
 def _storage(t: torch.Tensor):

@@ -5,7 +5,7 @@ every step into one of two kinds, from its op-table entry alone:
 
 * *recomputable*: a memory-bound op whose parents are all tracked. Its node keeps a
   :class:`Checkpoint` instead of what its rule needs: the recipe to recompute its output (the
-  op-table entry, parents and attrs already on the node, plus ``inputs``: each parent's output
+  op-table entry and parents already on the node, its ``attrs``, ``inputs``: each parent's output
   where that output is kept, None where the parent is itself recomputable) and the states of the
   ``torch.Generator`` attrs captured before the forward ran, so random ops replay identically
   (a random op must therefore take its generator as an attr, not draw from a global one).
@@ -33,7 +33,7 @@ import torch
 
 from ..ops.table import MEMORY
 from . import recorder as _recorder
-from .graph import GRAD_IN_BACKWARD, Node
+from .graph import Node
 
 _Tensor = torch.Tensor
 NodeClass = Node  # the class of recorded nodes (debug mode swaps in one that keeps the source line)
@@ -46,17 +46,19 @@ class Checkpoint:
     ``saved``: the rule's saved structure with node references; ``refs``: the nodes those
     references read, in order, with repeats; ``inputs``: per parent, its kept output or None
     (recomputable steps only; None for kept steps); ``packed``: whether the forward takes its
-    inputs as one tuple (``applyn``); ``rng``: ``(attr index, generator state)`` pairs, or None.
+    inputs as one tuple (``applyn``); ``rng``: ``(attr index, generator state)`` pairs, or None;
+    ``attrs``: the forward's attrs (recomputable steps only).
     """
 
-    __slots__ = ("saved", "refs", "inputs", "packed", "rng")
+    __slots__ = ("saved", "refs", "inputs", "packed", "rng", "attrs")
 
-    def __init__(self, saved, refs: tuple, inputs, packed: bool, rng) -> None:
+    def __init__(self, saved, refs: tuple, inputs, packed: bool, rng, attrs) -> None:
         self.saved = saved
         self.refs = refs
         self.inputs = inputs
         self.packed = packed
         self.rng = rng
+        self.attrs = attrs
 
     def __repr__(self) -> str:
         kind = "kept" if self.inputs is None else "recomputable"
@@ -174,7 +176,7 @@ def record(op, tensors, attrs, ctx, packed: bool):
     if op.residuals:
         res = out[1:]
         out = out[0]
-    node = NodeClass(GRAD_IN_BACKWARD, op, parents, None, attrs, out.shape, out.dtype)
+    node = NodeClass(op, parents, None, out.shape, out.dtype)
     mask = sum(1 << i for i, p in enumerate(parents) if p is not None)
     save = op.savers[1 if op.variadic else mask]
     saved = None if save is None else save(datas, out, res, attrs)
@@ -187,9 +189,9 @@ def record(op, tensors, attrs, ctx, packed: bool):
         saved = _substitute(saved, sources, refs)
     if recomputable:
         inputs = tuple([None if m is not None else d for d, m in sources[:len(datas)]])
-        node.saved = Checkpoint(saved, tuple(refs), inputs, packed, rng)
+        node.saved = Checkpoint(saved, tuple(refs), inputs, packed, rng, attrs)
     elif refs:
-        node.saved = Checkpoint(saved, tuple(refs), None, packed, None)
+        node.saved = Checkpoint(saved, tuple(refs), None, packed, None, None)
     else:
         node.saved = saved
     return _recorder.wrap(out, ctx, node)
@@ -298,7 +300,7 @@ class Recomputer:
             stack.pop()
             datas = tuple(d if d is not None else _output(p.op, values[p])
                           for d, p in zip(ck.inputs, node.parents))
-            attrs = node.attrs if ck.rng is None else _replay_attrs(node.attrs, ck.rng)
+            attrs = ck.attrs if ck.rng is None else _replay_attrs(ck.attrs, ck.rng)
             values[node] = _recorder.run(node.op, (datas,) if ck.packed else datas, *attrs)
             for d, p in zip(ck.inputs, node.parents):
                 if d is None:

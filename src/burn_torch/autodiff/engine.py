@@ -114,7 +114,7 @@ def _release_steps(nodes) -> None:
     """After a failed pass: drops what the steps not yet run hold (they are consumed)."""
     for node in nodes:
         if node.op is not None:
-            node.parents = node.saved = node.attrs = None
+            node.parents = node.saved = None
 
 
 def run_backward(root: Node, seed: torch.Tensor) -> dict[int, torch.Tensor]:
@@ -166,7 +166,7 @@ def run_backward(root: Node, seed: torch.Tensor) -> dict[int, torch.Tensor]:
                 if saved.__class__ is Checkpoint:
                     recomputer = recomputer or Recomputer(nodes)
                     recomputer.release(node)
-                node.parents = node.saved = node.attrs = None
+                node.parents = node.saved = None
                 continue
             if saved.__class__ is Checkpoint:
                 recomputer = recomputer or Recomputer(nodes)
@@ -214,7 +214,7 @@ def run_backward(root: Node, seed: torch.Tensor) -> dict[int, torch.Tensor]:
                         owned.add(p)
             except Exception as e:
                 raise step_error(node, g, e) from e
-            node.parents = node.saved = node.attrs = None
+            node.parents = node.saved = None
     except BaseException:
         _release_steps(nodes)
         raise

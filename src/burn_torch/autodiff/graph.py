@@ -6,8 +6,7 @@ gradient only lives during backward. An untracked tensor has no node at all (Bur
 ``Requirement::None``).
 
 An intermediate's step is its op-table entry, its parents' nodes and what the backward rule
-saved (under BALANCED, a ``checkpoint.Checkpoint`` the engine resolves before the rule runs). Backward consumes the step: it sets ``consumed`` and drops ``parents``, ``saved`` and
-``attrs`` so their memory is freed. Leaves have no step and are never consumed, so parameter
+saved (under BALANCED, a ``checkpoint.Checkpoint`` the engine resolves before the rule runs). Backward consumes the step: it sets ``consumed`` and drops ``parents`` and ``saved`` so their memory is freed. Leaves have no step and are never consumed, so parameter
 leaves can be reused in fresh forwards. Node ids grow monotonically, so every node's id exceeds
 its parents' ids and decreasing id order is a reverse topological order.
 """
@@ -24,15 +23,15 @@ _next_id = itertools.count(1).__next__
 class Node:
     """A tracked tensor's place in the graph (see the module docstring)."""
 
-    __slots__ = ("id", "requirement", "op", "parents", "saved", "attrs", "shape", "dtype", "consumed")
+    __slots__ = ("id", "requirement", "op", "parents", "saved", "shape", "dtype", "consumed")
 
-    def __init__(self, requirement, op, parents, saved, attrs, shape, dtype):
+    def __init__(self, op, parents, saved, shape, dtype):
+        """A recorded step's node (requirement ``GRAD_IN_BACKWARD``); leaves: :func:`new_leaf`."""
         self.id = _next_id()
-        self.requirement = requirement
+        self.requirement = GRAD_IN_BACKWARD
         self.op = op
         self.parents = parents
         self.saved = saved
-        self.attrs = attrs
         self.shape = shape
         self.dtype = dtype
         self.consumed = False
@@ -48,4 +47,6 @@ class Node:
 
 def new_leaf(shape, dtype) -> Node:
     """Returns a fresh leaf node that retains its gradient."""
-    return Node(GRAD, None, None, None, None, shape, dtype)
+    node = Node(None, None, None, shape, dtype)
+    node.requirement = GRAD
+    return node

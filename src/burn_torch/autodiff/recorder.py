@@ -15,7 +15,7 @@ import torch
 from .strategy import GradientCheckpointingStrategy
 from ..errors import StrategyMismatchError
 from . import checkpoint as _checkpoint
-from .graph import GRAD_IN_BACKWARD, Node
+from .graph import Node
 
 NodeClass = Node  # the class of recorded nodes (debug mode swaps in one that keeps the source line)
 
@@ -97,9 +97,8 @@ def apply1(op, x, attrs=()):
         t._node = None
         return t
     save = op.savers[1]
-    t._node = NodeClass(GRAD_IN_BACKWARD, op, (node,),
-                   None if save is None else save((data,), out, res, attrs), attrs,
-                   out.shape, out.dtype)
+    t._node = NodeClass(op, (node,), None if save is None else save((data,), out, res, attrs),
+                        out.shape, out.dtype)
     return t
 
 
@@ -140,9 +139,8 @@ def apply2(op, a, b, attrs=()):
         return t
     else:
         save = op.savers[1 if nb is None else 3]
-    t._node = NodeClass(GRAD_IN_BACKWARD, op, (na, nb),
-                   None if save is None else save((da, db), out, res, attrs), attrs,
-                   out.shape, out.dtype)
+    t._node = NodeClass(op, (na, nb), None if save is None else save((da, db), out, res, attrs),
+                        out.shape, out.dtype)
     return t
 
 
@@ -186,9 +184,8 @@ def applyn(op, tensors, attrs=()):
         t._node = None
         return t
     save = op.savers[1 if op.variadic else mask]
-    t._node = NodeClass(GRAD_IN_BACKWARD, op, tuple(parents),
-                   None if save is None else save(datas, out, res, attrs), attrs,
-                   out.shape, out.dtype)
+    t._node = NodeClass(op, tuple(parents), None if save is None else save(datas, out, res, attrs),
+                        out.shape, out.dtype)
     return t
 
 
