@@ -264,6 +264,27 @@ def test_conv_transpose1d_weight_is_channels_in_by_channels_out():
     assert values(out) == [[[10.0, 20.0], [100.0, 200.0]]]
 
 
+def test_conv_transpose1d_with_padding_out_not_below_the_stride_runs_as_burn():
+    # Burn's regression test (#4845): stride 1, padding_out 1, which torch's kernel rejects
+    opts = module_ops.ConvTransposeOptions(stride=[1], padding=[0], padding_out=[1], dilation=[1],
+                                           groups=1)
+    with pytest.raises(RuntimeError):
+        F.conv_transpose1d(torch.ones(2, 2, 4), torch.ones(2, 2, 3), output_padding=1)
+    x = Tensor.from_data(torch.arange(16.0).reshape(2, 2, 4), AD).require_grad()
+    w = Tensor.from_data(torch.arange(12.0).reshape(2, 2, 3), AD).require_grad()
+    out = module_ops.conv_transpose1d(x, w, None, opts)
+    assert out.dims() == [2, 2, (4 - 1) * 1 + 1 * (3 - 1) + 1 - 0 + 1]
+    grads = out.backward()
+    assert x.grad(grads).dims() == [2, 2, 4] and w.grad(grads).dims() == [2, 2, 3]
+
+
+def test_conv_transpose_entries_past_the_kernels_reach_hold_the_bias():
+    opts = module_ops.ConvTransposeOptions(stride=[2], padding=[0], padding_out=[3], dilation=[1],
+                                           groups=1)
+    out = module_ops.conv_transpose1d(plain([[[1.0, 2.0]]]), plain([[[10.0]]]), plain([0.5]), opts)
+    assert values(out) == [[[10.5, 0.5, 20.5, 0.5, 0.5, 0.5]]]
+
+
 def test_symmetric_padded_conv_options_are_not_asymmetric():
     opts = module_ops.PaddedConvOptions.asymmetric(stride=[1], padding_start=[2], padding_end=[2],
                                           dilation=[1], groups=1)

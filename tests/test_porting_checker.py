@@ -84,6 +84,8 @@ EXPECTED = {
         (19, 10, "renamed_methods"),
         (19, 19, "renamed_methods"),
         (23, 1, "compare_with_torch"),
+        (25, 11, "roll_direction"),
+        (26, 10, "roll_direction"),
     ],
     "model_idioms.py": [
         (12, 18, "linear_weight_layout"),

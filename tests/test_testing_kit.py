@@ -107,7 +107,7 @@ def test_wrong_rule_fails_with_the_worst_differences_and_their_index():
         with pytest.raises(AssertionError) as err:
             assert_grads_match_torch(lambda x: apply1(op, x), X, loss="sum")
     message = str(err.value)
-    assert "gradient of input 0 (shape [3, 4], float64): 1 of 12 elements" in message
+    assert "gradient of x (input 0) (shape [3, 4], float64): 1 of 12 elements" in message
     assert "worst abs diff 1 at [1, 2] (burn 2, torch 1)" in message
     assert "worst rel diff 1 at [1, 2]" in message
 
@@ -117,8 +117,8 @@ def test_report_names_only_the_leaf_with_the_wrong_gradient():
                       vjp(lambda g, s: g * s.a * 2.0, "a"), inputs=("a", "b")) as op:
         with pytest.raises(AssertionError) as err:
             assert_grads_match_torch(lambda a, b: apply2(op, a, b), X, Y)
-    assert "gradient of input 1" in str(err.value)
-    assert "gradient of input 0" not in str(err.value)
+    assert "gradient of b (input 1)" in str(err.value)
+    assert "gradient of a (input 0)" not in str(err.value)
 
 
 def test_small_error_fails_at_float64_defaults_but_passes_a_looser_rtol():
@@ -141,7 +141,7 @@ def test_check_grads_numerically_passes_on_correct_rules():
 
 def test_check_grads_numerically_catches_a_wrong_rule():
     with throwaway_op("kit_bumped_identity", torch.clone, _bump_one_element) as op:
-        with pytest.raises(AssertionError, match=r"gradient of input 0 .* worst abs diff 1 at \[1, 2\]"):
+        with pytest.raises(AssertionError, match=r"gradient of x \(input 0\) .* worst abs diff 1 at \[1, 2\]"):
             check_grads_numerically(lambda x: apply1(op, x), X, loss="sum")
 
 
@@ -165,9 +165,9 @@ def test_directional_check_catches_a_rule_torch_autograd_agrees_with():
         with pytest.raises(AssertionError) as err:
             assert_grads_match_torch(lambda x: apply1(op, x), X, loss="sum")
     message = str(err.value)
-    assert "gradient of input 0" not in message
-    assert "finite differences along a random direction v (eps=1e-06) of input 0" in message
-    v = np.random.default_rng([0, 1]).standard_normal(X.shape)
+    assert "gradient of x (input 0)" not in message
+    assert "finite differences along a random direction v (eps=1e-06, relative) of x (input 0)" in message
+    v = np.random.default_rng([0, 1]).standard_normal(X.shape) * np.maximum(1.0, np.abs(X))
     assert _number(message, r"burn sum<grad, v>") == pytest.approx(v.sum(), rel=1e-9)
     assert _number(message, r"\(2 eps\)") == pytest.approx((np.cos(X) * v).sum(), rel=1e-6)
 
@@ -177,9 +177,9 @@ def test_directional_check_names_the_leaf_whose_part_disagrees():
         with pytest.raises(AssertionError) as err:
             assert_grads_match_torch(lambda a, b: a * b + apply1(op, b), X, Y)
     message = str(err.value)
-    assert "of inputs 0, 1: burn" in message
-    assert "along its own part of v: input 1 (burn" in message
-    assert "input 0 (burn" not in message
+    assert "of a (input 0), b (input 1): burn" in message
+    assert "along its own part of v: b (input 1) (burn" in message
+    assert "a (input 0) (burn" not in message
 
 
 def test_numeric_false_skips_the_directional_check():
@@ -187,10 +187,16 @@ def test_numeric_false_skips_the_directional_check():
         assert_grads_match_torch(lambda x: apply1(op, x), X, numeric=False)
 
 
-def test_directional_check_is_skipped_unless_everything_is_float64():
+def test_directional_check_runs_in_float64_for_float32_inputs():
     with throwaway_op("kit_straight_through_sin", _straight_through_sin, PASS) as op:
-        assert_grads_match_torch(lambda x: apply1(op, x), X.astype(np.float32))
-        assert_grads_match_torch(lambda x: apply1(op, x).cast(DType.F32), X)
+        with pytest.raises(AssertionError, match="finite differences along a random direction"):
+            assert_grads_match_torch(lambda x: apply1(op, x), X.astype(np.float32))
+
+
+def test_directional_check_is_skipped_with_a_note_when_the_function_rounds_to_float32():
+    with throwaway_op("kit_straight_through_sin", _straight_through_sin, PASS) as op:
+        res = assert_grads_match_torch(lambda x: apply1(op, x).cast(DType.F32), X)
+    assert res.notes == ["finite differences skipped: an output is not float64 on float64 inputs"]
 
 
 def test_directional_check_is_skipped_where_the_loss_is_not_finite():
@@ -314,7 +320,71 @@ def test_testing_imports_without_hypothesis():
 
 def test_readme_testing_section_runs_as_printed():
     readme = (pathlib.Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
-    section = readme.split("## Testing against torch autograd", 1)[1]
-    block = re.search(r"^```python\n(.*?)^```", section, re.S | re.M).group(1)
-    out = subprocess.run([sys.executable, "-c", block], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "[[4, 3], [3, 2]] None"
+    section = readme.split("## Testing against torch autograd", 1)[1].split("\n## ", 1)[0]
+    blocks = re.findall(r"^```python\n(.*?)^```", section, re.S | re.M)
+    out = subprocess.run([sys.executable, "-c", "\n".join(blocks)], capture_output=True, text=True,
+                         check=True)
+    assert out.stdout.splitlines() == ["[[4, 3], [3, 2]] None", "output 0 (shape [2, 3], float32)"]
+
+
+# -- edge strategies --------------------------------------------------------------------------
+def _finds(strategy, condition):
+    """Whether hypothesis finds an example of ``strategy`` meeting ``condition``."""
+    from hypothesis import find
+    from hypothesis.errors import NoSuchExample
+
+    try:
+        find(strategy, condition, settings=settings(max_examples=150, database=None))
+        return True
+    except NoSuchExample:
+        return False
+
+
+def test_edge_arrays_draw_zeros_and_exact_ties():
+    assert _finds(strategies.edge_arrays((2, 3)), lambda a: (a == 0).any() and (a != 0).any())
+    assert _finds(strategies.edge_arrays((2, 3)),
+                  lambda a: len(np.unique(a[a != 0])) < (a != 0).sum() and (a != 0).sum() > 1)
+
+
+def test_clamp_arrays_draw_both_bounds():
+    assert _finds(strategies.clamp_arrays((6,), -1.0, 0.5), lambda a: (a == -1.0).any() and (a == 0.5).any())
+
+
+def test_edge_arrays_draw_a_given_kink_and_stay_in_range():
+    assert _finds(strategies.edge_arrays((4,), edges=(1.0,)), lambda a: (a == 1.0).any())
+    assert not _finds(strategies.edge_arrays((4,), -1.0, 1.0), lambda a: (np.abs(a) > 1.0).any())
+
+
+def test_edge_arrays_follow_a_shape_strategy_and_a_dtype():
+    strategy = strategies.edge_arrays(strategies.shapes(2, 2), dtype=np.float32)
+    assert not _finds(strategy, lambda a: a.ndim != 2 or a.dtype != np.float32)
+
+
+def test_repeated_indices_repeat_and_stay_in_range():
+    strategy = strategies.repeated_indices((3, 4), 1)
+    assert _finds(strategy, lambda i: i.shape[1] >= 2 and (i[:, 0] == i[:, 1]).all())
+    assert not _finds(strategy, lambda i: i.min() < 0 or i.max() >= 4)
+
+
+def test_a_failing_example_shows_the_values_and_shrinks_them():
+    from hypothesis import find
+
+    found = find(strategies.edge_arrays((3,)), lambda a: (a > 1.0).any(), settings=settings(database=None))
+    assert sorted(found.tolist())[:2] == [0.0, 0.0]  # shrunk: the other values went to 0
+
+
+def test_hypothesis_prints_the_drawn_array():
+    @settings(database=None, max_examples=50)
+    @given(a=strategies.edge_arrays((3,)))
+    def check(a):
+        assert not (a > 1.0).any()
+
+    with pytest.raises(AssertionError) as err:
+        check()
+    assert "a=array([" in "\n".join(getattr(err.value, "__notes__", []))
+
+
+def test_oracle_reports_a_gradient_burn_does_not_produce_as_missing():
+    with throwaway_op("kit_no_rule", torch.add, PASS, None, inputs=("a", "b")) as op:
+        with pytest.raises(AssertionError, match=r"gradient of b \(input 1\): missing in burn_torch"):
+            assert_grads_match_torch(lambda a, b: apply2(op, a, b), X, Y, numeric=False)

@@ -18,13 +18,14 @@ from .errors import (AutodiffDisabledError, AutodiffError, GradientAutodiffError
                      NonLeafRequireGradError, NotTrackedError, StrategyMismatchError,
                      UnsupportedAutodiffFeatureError)
 from .ops.index import IndexingUpdateOp
-from .quantization import QuantScheme, QuantizedTensor
+from .quantization import QuantizationParameters, QuantScheme, QuantizedTensor
 from .tensor_shape import Shape
+from .methods.rearrange import PadMode
 from .tensor import Tensor
 
 __all__ = [
     "Tensor", "Gradients", "Device", "GradientCheckpointingStrategy", "Distribution", "DType",
-    "Float", "Int", "Bool", "Kind", "TensorData", "Shape", "QuantScheme", "QuantizedTensor",
+    "Float", "Int", "Bool", "Kind", "TensorData", "Shape", "QuantScheme", "QuantizedTensor", "QuantizationParameters", "PadMode",
     "IndexingUpdateOp", "debug_mode",
     "activation", "distributed", "interop", "loss", "memory", "module", "module_ops", "nn", "optim",
     "signal",

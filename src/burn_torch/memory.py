@@ -179,13 +179,32 @@ def track() -> Iterator[MemoryTrace]:
     trace = MemoryTrace()
     previous = getattr(_tracking, "trace", None)
     _tracking.trace = trace
+    _open_block()
     try:
         yield trace
     finally:
         _tracking.trace = previous
+        _close_block()
 
 
 _tracking = threading.local()  # ``trace``: the innermost track() block of this thread
+_blocks = {"open": 0, "unregister": None}  # track() blocks open in all threads; the hook's
+_blocks_lock = threading.Lock()            # registration, held only while one is open
+
+
+def _open_block() -> None:
+    with _blocks_lock:
+        _blocks["open"] += 1
+        if _blocks["unregister"] is None:
+            _blocks["unregister"] = hooks.register(_observer_for)
+
+
+def _close_block() -> None:
+    with _blocks_lock:
+        _blocks["open"] -= 1
+        if _blocks["open"] == 0:
+            _blocks["unregister"]()
+            _blocks["unregister"] = None
 
 
 def _observer_for(root, seed):
@@ -193,5 +212,3 @@ def _observer_for(root, seed):
     trace = getattr(_tracking, "trace", None)
     return None if trace is None else _Observer(trace)
 
-
-hooks.register(_observer_for)

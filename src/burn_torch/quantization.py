@@ -115,6 +115,20 @@ class QuantizedTensor(Tensor):
         return self._with(self._ctx, self._qvalues.to(_check_device(device)._torch))
 
 
+class QuantizationParameters:
+    """Burn's pre-computed quantization parameters: ``scales``, a one-element Float tensor (the
+    per-tensor scale)."""
+
+    __slots__ = ("scales",)
+
+    def __init__(self, scales: Tensor) -> None:
+        if not isinstance(scales, Tensor) or scales.num_elements() != 1:
+            raise ValueError("QuantizationParameters: scales must be a one-element Float tensor "
+                             "(one scale per tensor)")
+        require_float(scales, "QuantizationParameters")
+        self.scales = scales
+
+
 def quantize(x: Tensor, scheme: "QuantScheme | None") -> QuantizedTensor:
     """Quantizes a Float tensor: ``q = round(x / s)`` clamped to ±127 with ``s = max|x| / 127``
     (``scheme`` None: the default scheme).
@@ -125,7 +139,25 @@ def quantize(x: Tensor, scheme: "QuantScheme | None") -> QuantizedTensor:
     require_float(x, "quantize_dynamic")
     data = x._data
     amax = data.detach().abs().max() if data.numel() else torch.tensor(0.0)
-    scale = (amax / scheme.qmax).item() or 1.0
+    return _quantized(x, scheme, (amax / scheme.qmax).item() or 1.0)
+
+
+def quantize_with_params(x: Tensor, scheme: QuantScheme, qparams: QuantizationParameters) -> QuantizedTensor:
+    """Quantizes a Float tensor with the scale of ``qparams``: ``q = round(x / scale)`` clamped
+    to ±127. TypeError for a wrong scheme or parameters type, ValueError for a scale <= 0."""
+    if not isinstance(scheme, QuantScheme):
+        raise TypeError(f"quantize: scheme must be a QuantScheme, got {type(scheme).__name__}")
+    if not isinstance(qparams, QuantizationParameters):
+        raise TypeError(f"quantize: qparams must be QuantizationParameters, got {type(qparams).__name__}")
+    require_float(x, "quantize")
+    scale = float(qparams.scales.into_scalar())
+    if not scale > 0:
+        raise ValueError(f"quantize: the scale must be positive, got {scale}")
+    return _quantized(x, scheme, scale)
+
+
+def _quantized(x: Tensor, scheme: QuantScheme, scale: float) -> QuantizedTensor:
+    data = x._data
     q = QuantizedTensor.__new__(QuantizedTensor)
     q._qvalues = torch.clamp(torch.round(data / scale), -scheme.qmax, scheme.qmax).to(torch.int8)
     q._scale = scale
@@ -136,4 +168,4 @@ def quantize(x: Tensor, scheme: "QuantScheme | None") -> QuantizedTensor:
     return q
 
 
-_tensor.bind_quantizer(quantize)
+_tensor.bind_quantizer(quantize, quantize_with_params)

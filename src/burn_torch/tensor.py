@@ -28,7 +28,12 @@ from .distribution import Distribution
 from .dtype import Bool, DType, Float, Int, Kind, kind_of, resolve_dtype
 from .errors import (AutodiffDisabledError, GradientAutodiffError, NonLeafRequireGradError,
                      NotTrackedError, UnsupportedAutodiffFeatureError)
+from .methods.aggregate import AggregateMethods
 from .methods.arithmetic import ArithmeticMethods
+from .methods.bitwise import BitwiseMethods
+from .methods.creation import CreationMethods
+from .methods.rearrange import RearrangeMethods
+from .methods.sampling import SamplingMethods
 from .methods.base import require_float
 from .methods.compare import CompareMethods
 from .methods.index import IndexMethods
@@ -57,7 +62,8 @@ def _check_grads(op: str, grads) -> None:
                         f"(grads = loss.backward(); x.{op}(grads)), got {type(grads).__name__}")
 
 
-class Tensor(ArithmeticMethods, ReduceMethods, ShapeMethods, IndexMethods, CompareMethods):
+class Tensor(ArithmeticMethods, ReduceMethods, ShapeMethods, IndexMethods, CompareMethods,
+             AggregateMethods, RearrangeMethods, BitwiseMethods, CreationMethods, SamplingMethods):
     """A Burn tensor over torch storage. Tensors are immutable values; ``clone()`` is cheap.
 
     Float tensors take part in autodiff: see :meth:`is_autodiff`, :meth:`is_tracked`,
@@ -213,6 +219,19 @@ class Tensor(ArithmeticMethods, ReduceMethods, ShapeMethods, IndexMethods, Compa
     def to_data(self) -> TensorData:
         """The values as a CPU TensorData (a copy; no autodiff association)."""
         return TensorData._of(self._data.detach().to("cpu", copy=True))
+
+    def into_data(self) -> TensorData:
+        """Same as :meth:`to_data` (Burn's consuming form; the tensor stays usable here)."""
+        return self.to_data()
+
+    def try_into_data(self) -> TensorData:
+        """Same as :meth:`to_data`: reading a torch storage cannot fail lazily, so where Burn
+        returns a ``Result`` this returns the data (errors are raised, as everywhere)."""
+        return self.to_data()
+
+    def try_into_scalar(self):
+        """Same as :meth:`into_scalar` (errors are raised, not returned)."""
+        return self.into_scalar()
 
     def into_scalar(self):
         """The single value of a one-element tensor as a Python number; ValueError otherwise."""
@@ -418,12 +437,18 @@ class Tensor(ArithmeticMethods, ReduceMethods, ShapeMethods, IndexMethods, Compa
         ``grads``. Repeated calls return handles to the same gradient. Raises TypeError when
         ``grads`` is not a Gradients container.
         """
-        _check_grads("grad", grads)
+        if grads.__class__ is not Gradients:
+            _check_grads("grad", grads)
         node = self._node
         if node is None or node.requirement != GRAD:
             return None
         g = grads._grads.get(node.id)
-        return None if g is None else wrap(g, None)
+        if g is None:
+            return None
+        t = Tensor.__new__(Tensor)
+        t._data = g
+        t._ctx = t._node = None
+        return t
 
     def grad_remove(self, grads: Gradients) -> "Tensor | None":
         """Removes and returns this tensor's retained gradient from ``grads`` (None as in :meth:`grad`)."""
@@ -518,6 +543,11 @@ class Tensor(ArithmeticMethods, ReduceMethods, ShapeMethods, IndexMethods, Compa
         """Quantizes this Float tensor with ``scheme`` (default: symmetric int8 per tensor)."""
         return _quantizer(self, scheme)
 
+    def quantize(self, scheme, qparams) -> "Tensor":
+        """Quantizes this Float tensor with ``scheme`` and the given
+        ``QuantizationParameters`` (its ``scales``), Burn's non-dynamic form."""
+        return _quantizer_with_params(self, scheme, qparams)
+
     def dequantize(self) -> "Tensor":
         """This tensor as a plain float tensor (returns self when not quantized)."""
         return self
@@ -525,10 +555,13 @@ class Tensor(ArithmeticMethods, ReduceMethods, ShapeMethods, IndexMethods, Compa
 
 recorder.bind_tensor_class(Tensor)
 
-_quantizer = None  # quantization.quantize_default, bound when burn_torch.quantization is imported
+_quantizer = None  # quantization.quantize, bound when burn_torch.quantization is imported
+_quantizer_with_params = None  # quantization.quantize_with_params, bound with it
 
 
-def bind_quantizer(fn) -> None:
-    """Lets ``Tensor.quantize_dynamic`` reach the quantization module, which imports this one."""
-    global _quantizer
+def bind_quantizer(fn, with_params=None) -> None:
+    """Lets ``Tensor.quantize_dynamic`` and ``Tensor.quantize`` reach the quantization module,
+    which imports this one."""
+    global _quantizer, _quantizer_with_params
     _quantizer = fn
+    _quantizer_with_params = with_params

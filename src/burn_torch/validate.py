@@ -77,6 +77,13 @@ def size(op: str, arg: str, value: Any, minimum: int = 0) -> int:
 def shape(op: str, dims: Any, arg: str = "shape", minimum: int = 0) -> list[int]:
     """A shape: a sequence of ints ``>= minimum``. TypeError for a non-sequence or a non-int
     entry (``[2.5]``), ValueError for an entry below ``minimum``."""
+    cls = dims.__class__
+    if cls is list or cls is tuple or cls is torch.Size:
+        for d in dims:
+            if d.__class__ is not int or d < minimum:
+                break
+        else:
+            return list(dims)  # the common case: plain ints, nothing to convert or report
     if isinstance(dims, (str, bytes)) or not hasattr(dims, "__iter__"):
         raise TypeError(f"{op}: {arg} must be a sequence of ints, got {_received(dims)}")
     dims = list(dims)
@@ -98,6 +105,8 @@ def reshape_dims(op: str, dims: Any, current: Sequence[int]) -> list[int]:
     out = shape(op, dims, "dims", minimum=-1)
     if out.count(-1) > 1:
         raise ValueError(f"{op}: at most one -1 is allowed in dims, got {out}")
+    if 0 not in out:
+        return out
     for i, n in enumerate(out):
         if n == 0:
             if i >= len(current):

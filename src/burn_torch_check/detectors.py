@@ -704,6 +704,14 @@ def _where(node, a):
     return at(node, (node.func,)) if function(node, a, {"torch.where"}) and len(node.args) == 3 else None
 
 
+@detector("roll_call", ast.Call, idiom="`torch.roll(x, shifts, dims)` / `x.roll(shifts, dims)`")
+def _roll(node, a):
+    if function(node, a, {"torch.roll"}):
+        return at(node, (node.func,))
+    name = method(node, a, {"roll"})
+    return at_name(name, (name,)) if name is not None and torch_value(a, name.value, strict=True) else None
+
+
 @detector("transpose_call", ast.Call, ast.Attribute, idiom="`x.transpose(a, b)` / `x.t()` / `x.T`")
 def _transpose(node, a):
     if isinstance(node, ast.Call):

@@ -40,4 +40,5 @@ ROWS = [
     Row("bool_and", lambda a, b: a.bool_and(b), torch.logical_and, (M(*S), M(*S)), broadcast=(0, 1)),
     Row("bool_or", lambda a, b: a.bool_or(b), torch.logical_or, (M(*S), M(*S)), broadcast=(0, 1)),
     Row("bool_not", lambda a: a.bool_not(), torch.logical_not, (M(*S),)),
+    Row("bool_xor", lambda a, b: a.bool_xor(b), torch.logical_xor, (M(*S), M(*S)), broadcast=(0, 1)),
 ]

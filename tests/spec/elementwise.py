@@ -1,7 +1,7 @@
 """Spec rows: elementwise arithmetic and float math (``ops/elementwise.py``)."""
 import torch
 
-from spec import NZ, P, F, Row
+from spec import NZ, P, F, I, Row
 
 S = (2, 3, 4)
 
@@ -72,4 +72,29 @@ ROWS = [
     unary("ceil", torch.ceil, numeric=False),
     unary("round", torch.round, numeric=False),
     unary("sign", torch.sign, arg=NZ, numeric=False),
+    unary("trunc", torch.trunc, arg=lambda *s: F(*s, lo=-3, hi=3, avoid=(-2, -1, 0, 1, 2), margin=0.05),
+          numeric=False),
+]
+
+
+def _bits(op, method, ref, scalar=None):
+    if scalar is None:
+        return Row(op, lambda a, b: getattr(a, method)(b), ref, (I(2, 3, lo=-9, hi=9), I(2, 3, lo=0, hi=5)),
+                   broadcast=(0, 1))
+    return Row(op, lambda a: getattr(a, method)(scalar), lambda a: ref(a, scalar), (I(2, 3, lo=-9, hi=9),),
+               variant="scalar")
+
+
+ROWS += [
+    _bits("bitwise_and", "bitwise_and", torch.bitwise_and),
+    _bits("bitwise_and", "bitwise_and_scalar", torch.bitwise_and, 6),
+    _bits("bitwise_or", "bitwise_or", torch.bitwise_or),
+    _bits("bitwise_or", "bitwise_or_scalar", torch.bitwise_or, 6),
+    _bits("bitwise_xor", "bitwise_xor", torch.bitwise_xor),
+    _bits("bitwise_xor", "bitwise_xor_scalar", torch.bitwise_xor, 6),
+    _bits("bitwise_left_shift", "bitwise_left_shift", torch.bitwise_left_shift),
+    _bits("bitwise_left_shift", "bitwise_left_shift_scalar", torch.bitwise_left_shift, 2),
+    _bits("bitwise_right_shift", "bitwise_right_shift", torch.bitwise_right_shift),
+    _bits("bitwise_right_shift", "bitwise_right_shift_scalar", torch.bitwise_right_shift, 2),
+    Row("bitwise_not", lambda a: a.bitwise_not(), torch.bitwise_not, (I(2, 3, lo=-9, hi=9),)),
 ]

@@ -109,6 +109,11 @@ ROWS = [
     # a Float tensor of class indices (tracked: the one-hot result must be untracked)
     Row("one_hot", lambda x: x.round().one_hot(3), lambda x: _onehot(x.round().long() % 3, 3),
         (F(*S, lo=-0.4, hi=2.4),), variant="float"),
+    Row("one_hot_fill", lambda i: i.one_hot_fill(4, 3.0, -1.0, 0),
+        lambda i: (_onehot(i.remainder(4), 4) * 4 - 1).long().movedim(-1, 0), (I(2, 3, lo=-4, hi=3),)),
+    Row("one_hot_fill", lambda x: x.round().one_hot_fill(3, 0.9, 0.05, 1),
+        lambda x: (_onehot(x.round().long() % 3, 3) * 0.85 + 0.05).movedim(-1, 1),
+        (F(*S, lo=-0.4, hi=2.4),), variant="float, middle axis"),
     Row("argwhere", lambda m: m.argwhere(), lambda m: torch.argwhere(m), (M(*S),)),
     Row("argwhere", lambda m: m.nonzero(), lambda m: list(torch.nonzero(m, as_tuple=True)), (M(*S),),
         variant="nonzero"),

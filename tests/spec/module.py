@@ -10,14 +10,16 @@ Max pooling: the gradient goes to the selected maximum of each window; the leave
 continuous distribution, so windows are tie-free and the selection is locally constant (the
 finite difference holds).
 """
+import itertools
 import math
 
 import torch
 import torch.nn.functional as tf
 
 from burn_torch import Tensor, module_ops as mo, nn
-from burn_torch.module_ops import (ConvOptions, ConvTransposeOptions, InterpolateMode,
-                                   InterpolateOptions, PaddedConvOptions, UnfoldOptions)
+from burn_torch.module_ops import (ConvOptions, ConvTransposeOptions, GridSampleOptions,
+                                   GridSamplePaddingMode, InterpolateMode, InterpolateOptions,
+                                   PaddedConvOptions, UnfoldOptions)
 from spec import F, I, K, Row
 
 
@@ -65,6 +67,46 @@ def _cto(n, stride=1, padding=0, padding_out=0, dilation=1, groups=1):
                                 groups=groups)
 
 
+def burn_conv_transpose(x, w, b, stride, padding, padding_out, dilation, groups):
+    """Burn's transposed convolution written from its definition, as a float64 reference that
+    also covers ``padding_out >= stride`` (which torch rejects): input entry ``i`` with kernel
+    entry ``k`` adds to output entry ``i * stride + k * dilation - padding``, for the outputs in
+    ``0..(in - 1) * stride + dilation * (kernel - 1) + 1 - 2 * padding + padding_out``."""
+    n = x.dim() - 2
+    spatial_in, kernel = x.shape[2:], w.shape[2:]
+    full = [(i - 1) * s + d * (k - 1) + 1 for i, s, d, k in zip(spatial_in, stride, dilation, kernel)]
+    size = [f - 2 * p + o for f, p, o in zip(full, padding, padding_out)]
+    c_in, c_out = x.shape[1] // groups, w.shape[1]
+    out = x.new_zeros(x.shape[0], c_out * groups, *[max(f, p + o) for f, p, o in zip(full, padding, size)])
+    for g in range(groups):
+        xg = x[:, g * c_in:(g + 1) * c_in]
+        for pos in itertools.product(*[range(k) for k in kernel]):
+            wk = w[(slice(g * c_in, (g + 1) * c_in), slice(None)) + pos]
+            hit = tuple(slice(k * d, k * d + (i - 1) * s + 1, s)
+                        for k, d, i, s in zip(pos, dilation, spatial_in, stride))
+            out[(slice(None), slice(g * c_out, (g + 1) * c_out)) + hit] += \
+                torch.einsum("ni...,io->no...", xg, wk)
+    out = out[(slice(None), slice(None)) + tuple(slice(p, p + o) for p, o in zip(padding, size))]
+    return out if b is None else out + b.reshape((-1,) + (1,) * n)
+
+
+def conv_t_burn(n, x, w, b, stride, padding, padding_out, dilation, groups, variant):
+    """Rows of ``conv_transpose{n}d`` against :func:`burn_conv_transpose` (per-dim lists)."""
+    fn = getattr(mo, f"conv_transpose{n}d")
+    options = ConvTransposeOptions(stride=stride, padding=padding, padding_out=padding_out,
+                                   dilation=dilation, groups=groups)
+
+    def ref(x, w, b=None):
+        return burn_conv_transpose(x, w, b, stride, padding, padding_out, dilation, groups)
+
+    return [
+        Row(f"conv_transpose{n}d", lambda x, w, b: fn(x, w, b, options), ref, (x, w, b),
+            variant=f"{variant}, bias"),
+        Row(f"conv_transpose{n}d", lambda x, w: fn(x, w, None, options), ref, (x, w),
+            variant=f"{variant}, no bias"),
+    ]
+
+
 CONV_ROWS = [
     *conv(1, F(2, 2, 6), F(3, 2, 3), F(3), _co(1, padding=1), dict(padding=1), "padded"),
     *conv(1, F(2, 4, 7), F(4, 2, 2), F(4), _co(1, stride=2, dilation=2, groups=2),
@@ -97,6 +139,20 @@ CONV_ROWS = [
     *conv_t(3, F(1, 2, 3, 3, 3), F(2, 1, 2, 2, 2), F(2),
             _cto(3, stride=2, padding=1, padding_out=1, groups=2),
             dict(stride=2, padding=1, output_padding=1, groups=2), "padded grouped padding_out"),
+    # Burn's padding_out >= max(stride, dilation), which torch's kernel rejects
+    *conv_t_burn(1, F(2, 2, 4), F(2, 2, 3), F(2), [1], [0], [1], [1], 1, "padding_out = stride = 1"),
+    *conv_t_burn(1, F(2, 4, 5), F(4, 1, 2), F(2), [2], [1], [3], [1], 2,
+                 "padding_out 3 > stride 2, padded grouped"),
+    *conv_t_burn(1, F(1, 2, 4), F(2, 3, 3), F(3), [1], [2], [1], [2], 1,
+                 "padding_out within the cropped padding"),
+    *conv_t_burn(2, F(2, 2, 3, 3), F(2, 3, 2, 3), F(3), [2, 1], [1, 0], [2, 1], [1, 1], 1,
+                 "padding_out >= stride in both dims"),
+    *conv_t_burn(2, F(1, 2, 3, 3), F(2, 2, 2, 2), F(2), [2, 2], [0, 1], [1, 3], [1, 1], 1,
+                 "padding_out >= stride in one dim"),
+    *conv_t_burn(3, F(1, 2, 2, 3, 2), F(2, 1, 2, 2, 2), F(1), [1, 2, 1], [0, 1, 0], [1, 1, 2],
+                 [1, 1, 1], 1, "padding_out >= stride"),
+    *conv_t_burn(1, F(2, 2, 5), F(2, 3, 3), F(3), [2], [1], [1], [1], 1,
+                 "reference agrees with torch's kernel where torch accepts"),
     # only some inputs tracked (the backward kernel's output mask)
     Row("conv2d", lambda x, w, b: mo.conv2d(x, w, b, _co(2, padding=1)),
         lambda x, w, b: tf.conv2d(x, w, b, padding=1), (F(2, 2, 5, 5), K(3, 2, 3, 3), F(3)),
@@ -109,6 +165,10 @@ CONV_ROWS = [
     Row("conv_transpose2d", lambda x, w, b: mo.conv_transpose2d(x, w, b, _cto(2, stride=2)),
         lambda x, w, b: tf.conv_transpose2d(x, w, b, stride=2),
         (F(2, 2, 3, 3), K(2, 3, 2, 2), K(3)), variant="x only tracked"),
+    Row("conv_transpose1d", lambda x, w, b: mo.conv_transpose1d(x, w, b, ConvTransposeOptions(
+            stride=[1], padding=[0], padding_out=[2], dilation=[1], groups=1)),
+        lambda x, w, b: burn_conv_transpose(x, w, b, [1], [0], [2], [1], 1),
+        (K(2, 2, 4), F(2, 3, 3), F(3)), variant="padding_out >= stride, x constant"),
 ]
 
 
@@ -168,6 +228,20 @@ def _bool(mask, like):
 
 
 NN_ROWS = [
+    # grid locations avoid the pixel centres and edges, where bilinear weights have kinks
+    Row("grid_sample_2d", lambda x, g: x.grid_sample_2d(g),
+        lambda x, g: tf.grid_sample(x, g, mode="bilinear", padding_mode="zeros", align_corners=False),
+        (F(2, 3, 4, 5), F(2, 3, 2, 2, lo=-1.1, hi=1.1, avoid=(-1.0, -0.5, 0.0, 0.5, 1.0), margin=0.03))),
+    Row("grid_sample_2d", lambda x, g: x.grid_sample_2d(
+            g, GridSampleOptions(InterpolateMode.BILINEAR, GridSamplePaddingMode.BORDER, True)),
+        lambda x, g: tf.grid_sample(x, g, mode="bilinear", padding_mode="border", align_corners=True),
+        (F(1, 2, 3, 4), F(1, 2, 3, 2, lo=-1.2, hi=1.2, avoid=(-1.0, -1 / 3, 1 / 3, 1.0, 0.0), margin=0.03)),
+        variant="border, corners aligned"),
+    Row("grid_sample_2d", lambda x, g: x.grid_sample_2d(
+            g, GridSampleOptions(InterpolateMode.NEAREST, GridSamplePaddingMode.REFLECTION)),
+        lambda x, g: tf.grid_sample(x, g, mode="nearest", padding_mode="reflection", align_corners=False),
+        (F(1, 2, 4, 4), K(1, 3, 3, 2, lo=-0.9, hi=0.9, avoid=(-0.5, 0.0, 0.5), margin=0.05)),
+        variant="nearest, reflection"),
     Row("linear", lambda x, w, b: mo.linear(x, w, b), lambda x, w, b: x @ w + b,
         (F(3, 4), F(4, 5), F(5)), variant="2d, bias"),
     Row("linear", lambda x, w: mo.linear(x, w), lambda x, w: x @ w, (F(3, 4), F(4, 5)),

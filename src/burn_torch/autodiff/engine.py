@@ -17,6 +17,7 @@ import torch
 from ..errors import GraphConsumedError
 from . import hooks as _hooks
 from .checkpoint import Checkpoint, Recomputer
+from ..ops.table import _pass
 from .graph import GRAD, Node
 
 _grad_enabled = torch.is_grad_enabled
@@ -35,11 +36,12 @@ def _consumed_error(p) -> GraphConsumedError:
 def claim(root: Node, check=None) -> list[Node]:
     """Returns the nodes reachable from ``root`` in reverse topological order, marked consumed.
 
-    Raises GraphConsumedError, before marking anything, if ``root`` or any intermediate it
+    Raises GraphConsumedError, leaving every mark as it was, if ``root`` or any intermediate it
     depends on was consumed by an earlier backward; ``check(nodes)``, when given, runs then too
-    and may raise as well. The checks and the marking happen under one lock, so two backward
-    passes through the same step cannot both run it; an interruption (KeyboardInterrupt) while
-    marking un-marks what was marked, so the graph is either claimed whole or untouched.
+    and may raise as well (the marks are then undone too). The walk and the marking happen under
+    one lock, so two backward passes through the same step cannot both run it; an interruption
+    (KeyboardInterrupt) un-marks what was marked, so the graph is either claimed whole or
+    untouched.
     """
     with _lock:
         if root.consumed:
@@ -53,34 +55,43 @@ def claim(root: Node, check=None) -> list[Node]:
         stack = [root]
         pop = stack.pop
         push = stack.append
-        while stack:
-            parents = pop().parents
-            if parents is None:
-                continue
-            for p in parents:
-                if p is None or p in seen:
-                    continue
-                if p.consumed:
-                    raise _consumed_error(p)
-                seen.add(p)
-                nodes.append(p)
-                push(p)
-        if check is not None:
-            check(nodes)
-        steps = [n for n in nodes if n.op is not None]
         try:
-            for n in steps:
+            while stack:
+                n = pop()
+                parents = n.parents
+                if parents is None:
+                    continue
                 n.consumed = True
+                for p in parents:
+                    if p is None or p in seen:
+                        continue
+                    if p.consumed:
+                        raise _consumed_error(p)
+                    seen.add(p)
+                    nodes.append(p)
+                    push(p)
+            if check is not None:
+                check(nodes)
         except BaseException:
-            for n in steps:
+            # marked while walking: un-marked, so a refused or interrupted claim leaves the
+            # graph as it was (leaves are never marked)
+            for n in nodes:
                 n.consumed = False
             raise
     nodes.sort(key=_node_id, reverse=True)
     return nodes
 
 
-def _shapes(ts) -> str:
-    return ", ".join("-" if t is None else str(list(t.shape)) for t in ts)
+def _pickers(n: int) -> list:
+    """Rules ``(g, gradients) -> gradients[i]`` for ``i < n`` (at least 8): how the engine's
+    loop reads input gradients computed all at once."""
+    while len(_picks) < n:
+        _picks.append(lambda g, gradients, i=len(_picks): gradients[i])
+    return _picks
+
+
+_picks: list = []
+_pickers(8)
 
 
 def step_error(node: Node, g, err: Exception) -> Exception:
@@ -99,9 +110,9 @@ def step_error(node: Node, g, err: Exception) -> Exception:
     return RuntimeError(msg)
 
 
-def _release_rest(nodes, start: int) -> None:
+def _release_steps(nodes) -> None:
     """After a failed pass: drops what the steps not yet run hold (they are consumed)."""
-    for node in nodes[start:]:
+    for node in nodes:
         if node.op is not None:
             node.parents = node.saved = node.attrs = None
 
@@ -135,9 +146,8 @@ def run_backward(root: Node, seed: torch.Tensor) -> dict[int, torch.Tensor]:
     get = grads.get
     prev = _grad_enabled()
     _set_grad(False)
-    k = 0
     try:
-        for k, node in enumerate(nodes):
+        for node in nodes:
             g = pop(node, None)
             op = node.op
             if op is None:
@@ -162,45 +172,51 @@ def run_backward(root: Node, seed: torch.Tensor) -> dict[int, torch.Tensor]:
                 recomputer = recomputer or Recomputer(nodes)
                 saved = recomputer.resolve(node)
             parents = node.parents
+            oshape = node.shape
+            odtype = node.dtype
             try:
                 rules = op.rules
-                if rules is None:
-                    pgs = op.fused(g, saved, parents)
-                elif len(parents) == 1:
-                    pgs = (rules[0](g, saved),)
-                else:
-                    pgs = tuple([None if p is None or r is None else r(g, saved)
-                                 for p, r in zip(parents, rules)])
+                exact = rules is None  # a fused rule's gradients are in its inputs' shapes
+                if exact or hooks:
+                    # every input gradient at once (a fused rule, or hooks that see them all):
+                    # the loop below then reads them through rules that pick them by position
+                    saved = op.fused(g, saved, parents) if rules is None else tuple(
+                        [None if p is None or r is None else g if r is _pass else r(g, saved)
+                         for p, r in zip(parents, rules)])
+                    rules = _picks if len(parents) <= len(_picks) else _pickers(len(parents))
             except Exception as e:
                 raise step_error(node, g, e) from e
             if hooks:
                 for h in hooks:
-                    h.step(node, g, pgs, grads, recomputer)
+                    h.step(node, g, saved, grads, recomputer)
             try:
-                i = 0
-                for p in parents:
-                    if p is not None:
-                        pg = pgs[i]
-                        if pg is not None:
-                            if pg.shape != p.shape:
-                                pg = pg.sum_to_size(p.shape)
-                            if pg.dtype is not p.dtype:
-                                pg = pg.to(p.dtype)
-                            cur = get(p)
-                            if cur is None:
-                                grads[p] = pg
-                            elif p in owned:
-                                cur.add_(pg)
-                            else:
-                                grads[p] = cur + pg
-                                owned.add(p)
-                    i += 1
+                for p, r in zip(parents, rules):
+                    if p is None or r is None:
+                        continue
+                    pg = g if r is _pass else r(g, saved)
+                    if pg is None:
+                        continue
+                    shape = p.shape
+                    # a rule's gradient has the output's shape and dtype: only a parent of
+                    # another shape or dtype can need reducing or casting
+                    if shape is not oshape and not exact and shape != oshape \
+                            and pg.shape != shape:
+                        pg = pg.sum_to_size(shape)
+                    if p.dtype is not odtype and pg.dtype is not p.dtype:
+                        pg = pg.to(p.dtype)
+                    cur = get(p)
+                    if cur is None:
+                        grads[p] = pg
+                    elif p in owned:
+                        cur.add_(pg)
+                    else:
+                        grads[p] = cur + pg
+                        owned.add(p)
             except Exception as e:
                 raise step_error(node, g, e) from e
             node.parents = node.saved = node.attrs = None
-            g = pgs = saved = None
     except BaseException:
-        _release_rest(nodes, k)
+        _release_steps(nodes)
         raise
     finally:
         _set_grad(prev)

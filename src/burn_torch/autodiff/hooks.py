@@ -22,8 +22,8 @@ class BackwardHook:
     __slots__ = ()
 
     def check(self, nodes: list) -> None:
-        """Runs while the graph is claimed, before any step is marked consumed: raising here
-        leaves the graph untouched. ``nodes``: the steps and leaves the pass will visit."""
+        """Runs while the graph is being claimed, under the claim's lock: raising here leaves the
+        graph untouched (the claim's marks are undone). ``nodes``: the steps and leaves the pass will visit."""
 
     def begin(self, nodes: list, grads: dict) -> list:
         """The pass starts (``grads`` holds the seed); returns the order to run ``nodes`` in: the

@@ -11,7 +11,7 @@ op-table entry (``burn_torch.ops.nn``, ``ops.conv``, ``ops.pool``).
 """
 from __future__ import annotations
 
-import enum
+
 import math
 from collections import abc
 from dataclasses import dataclass
@@ -26,6 +26,7 @@ from ..dtype import Bool, Int, kind_of
 from ..ops import conv as conv_ops
 from ..ops import nn as nn_ops
 from ..ops import pool as pool_ops
+from ..methods.sampling import GridSampleOptions, GridSamplePaddingMode, InterpolateMode
 from ..tensor import Tensor
 from .ctc import ctc_loss  # noqa: F401  (Burn's module::ctc_loss)
 from .norm_ops import group_norm, layer_norm, rms_norm  # noqa: F401  (Burn's module::layer_norm...)
@@ -141,7 +142,9 @@ class PaddedConvOptions:
 @dataclass(frozen=True, kw_only=True)
 class ConvTransposeOptions:
     """Burn's ``ConvTransposeOptions<N>``: ``stride`` (non-zero), ``padding``, ``padding_out``,
-    ``dilation`` (non-zero), ``groups`` (non-zero)."""
+    ``dilation`` (non-zero), ``groups`` (non-zero). As in Burn, ``padding_out`` may reach the
+    stride: the output has ``(in - 1) * stride + dilation * (kernel - 1) + 1 - 2 * padding +
+    padding_out`` entries per dim, those past the kernel's reach holding only the bias."""
 
     stride: Sequence[int]
     padding: Sequence[int]
@@ -153,8 +156,16 @@ class ConvTransposeOptions:
         _freeze(self, "ConvTransposeOptions",
                 {"stride": 1, "padding": 0, "padding_out": 0, "dilation": 1})
         _count("ConvTransposeOptions", "groups", self.groups)
-        _set_attrs(self, (self.stride, self.padding, self.dilation, True, self.padding_out,
-                          self.groups, None))
+        if all(o < max(s, d) for o, s, d in zip(self.padding_out, self.stride, self.dilation)):
+            _set_attrs(self, (self.stride, self.padding, self.dilation, True, self.padding_out,
+                              self.groups, None))
+            return
+        # Burn accepts padding_out >= max(stride, dilation), torch's kernel does not: compute the
+        # full output and take Burn's window of it (see ops/conv.py)
+        window = tuple(p for pad, out in zip(reversed(self.padding), reversed(self.padding_out))
+                       for p in (-pad, out - pad))
+        zeros = (0,) * len(self.padding)
+        _set_attrs(self, (self.stride, zeros, self.dilation, True, zeros, self.groups, window))
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -170,14 +181,6 @@ class UnfoldOptions:
         _freeze(self, "UnfoldOptions", {"stride": 1, "padding": 0, "dilation": 1})
         if len(self.stride) != 2:
             raise ValueError(f"UnfoldOptions: fields must have 2 entries, got {self}")
-
-
-class InterpolateMode(enum.Enum):
-    """Burn's ``InterpolateMode``. ``NEAREST`` takes input index ``floor(i * in / out)``."""
-
-    NEAREST = "nearest"
-    BILINEAR = "bilinear"
-    BICUBIC = "bicubic"
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -536,7 +539,7 @@ def attention(q: Tensor, k: Tensor, v: Tensor, mask: Tensor | None = None) -> Te
 
 __all__ = [
     "ConvOptions", "PaddedConvOptions", "ConvTransposeOptions", "UnfoldOptions",
-    "InterpolateMode", "InterpolateOptions", "linear", "embedding", "conv1d", "conv2d", "conv3d",
+    "InterpolateMode", "InterpolateOptions", "GridSampleOptions", "GridSamplePaddingMode", "linear", "embedding", "conv1d", "conv2d", "conv3d",
     "conv_transpose1d", "conv_transpose2d", "conv_transpose3d", "avg_pool1d", "avg_pool2d",
     "max_pool1d", "max_pool2d", "max_pool1d_with_indices", "max_pool2d_with_indices",
     "adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_avg_pool3d", "interpolate",

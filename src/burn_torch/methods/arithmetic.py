@@ -229,6 +229,30 @@ class ArithmeticMethods(TensorBase):
         """Elementwise rounding, halfway cases to even; as in Burn, the input gets a zero gradient."""
         return float_unary(elementwise_ops.ROUND, self)
 
+    def trunc(self) -> "Tensor":
+        """Elementwise rounding towards zero; as in Burn, the input gets a zero gradient."""
+        return float_unary(elementwise_ops.TRUNC, self)
+
+    def fmod(self, other: "Tensor") -> "Tensor":
+        """Elementwise remainder with the sign of the dividend, Burn's composition
+        ``self - other * trunc(self / other)`` (0 for that product where ``other`` is infinite and
+        the quotient truncates to 0, so ``fmod(x, ±inf) = x``). Float tensors only. Gradients: 1
+        for ``self``, ``-trunc(self / other)`` for ``other``."""
+        require_float_pair("fmod", self, other)
+        truncated = self.div(other).trunc()
+        product = other.mul(truncated)
+        zero_times_inf = truncated.equal_elem(0.0).bool_and(other.is_inf())
+        return self.sub(product.mask_where(zero_times_inf, self.mul_scalar(0.0)))
+
+    def fmod_scalar(self, value: float) -> "Tensor":
+        """:meth:`fmod` by a Python number (``self`` unchanged for an infinite one)."""
+        value = float(validate.real("fmod_scalar", "value", value))
+        if not self._data.is_floating_point():
+            raise TypeError(f"fmod_scalar needs a Float tensor, got {self.kind}; call .float() first")
+        if value in (float("inf"), float("-inf")):
+            return self
+        return self.sub(self.div_scalar(value).trunc().mul_scalar(value))
+
     def sign(self) -> "Tensor":
         """Elementwise sign (-1, 0 or 1) of a Float or Int tensor; the input gets a zero gradient.
 

@@ -56,6 +56,31 @@ class CompareMethods(TensorBase):
     def lower_equal_elem(self, value) -> "Tensor":
         return scalar(compare_ops.LOWER_EQUAL, self, value)
 
+    # Burn 0.22 names of the ``*_elem`` comparisons (same contracts).
+    def equal_scalar(self, value) -> "Tensor":
+        """Same as :meth:`equal_elem`."""
+        return self.equal_elem(value)
+
+    def not_equal_scalar(self, value) -> "Tensor":
+        """Same as :meth:`not_equal_elem`."""
+        return self.not_equal_elem(value)
+
+    def greater_scalar(self, value) -> "Tensor":
+        """Same as :meth:`greater_elem`."""
+        return self.greater_elem(value)
+
+    def greater_equal_scalar(self, value) -> "Tensor":
+        """Same as :meth:`greater_equal_elem`."""
+        return self.greater_equal_elem(value)
+
+    def lower_scalar(self, value) -> "Tensor":
+        """Same as :meth:`lower_elem`."""
+        return self.lower_elem(value)
+
+    def lower_equal_scalar(self, value) -> "Tensor":
+        """Same as :meth:`lower_equal_elem`."""
+        return self.lower_equal_elem(value)
+
     # ========================================================================= predicates ====
     def is_nan(self) -> "Tensor":
         """Bool: where this Float tensor is NaN. TypeError for Int/Bool tensors."""
@@ -93,6 +118,10 @@ class CompareMethods(TensorBase):
     def bool_or(self, other: "Tensor") -> "Tensor":
         """Elementwise logical or of two Bool tensors (broadcasting); TypeError otherwise."""
         return bool_binary(compare_ops.BOOL_OR, self, other)
+
+    def bool_xor(self, other: "Tensor") -> "Tensor":
+        """Elementwise logical xor of two Bool tensors (broadcasting); TypeError otherwise."""
+        return bool_binary(compare_ops.BOOL_XOR, self, other)
 
     def bool_not(self) -> "Tensor":
         """Elementwise logical not of a Bool tensor; TypeError otherwise."""

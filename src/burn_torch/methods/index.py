@@ -190,6 +190,25 @@ class IndexMethods(TensorBase):
                              f"got values from {d.min().item()} to {d.max().item()}")
         return apply1(index_ops.ONE_HOT, self, (num_classes,))
 
+    def one_hot_fill(self, num_classes: int, on_value: float, off_value: float,
+                     axis: int = -1) -> "Tensor":
+        """One-hot encoding along a new dim at ``axis`` (``-rank-1..=rank``; negative counts from
+        the end of the result) of ``num_classes``: ``on_value`` at each index, ``off_value``
+        elsewhere, in this tensor's dtype. Negative indices count from ``num_classes``, as
+        Burn's. Not differentiable. TypeError for Bool tensors, ValueError for an index outside
+        ``-num_classes..num_classes``, IndexError for an axis out of range."""
+        if self._data.dtype is torch.bool:
+            raise TypeError("one_hot_fill needs an Int (or Float) tensor of class indices, got Bool")
+        num_classes = validate.size("one_hot_fill", "num_classes", num_classes, minimum=1)
+        on = validate.real("one_hot_fill", "on_value", on_value)
+        off = validate.real("one_hot_fill", "off_value", off_value)
+        axis = validate.dim("one_hot_fill", self._data.dim() + 1, axis, "axis")
+        d = self._data
+        if d.numel() and (d.min() < -num_classes or d.max() >= num_classes):
+            raise ValueError(f"one_hot_fill: class indices must lie in -{num_classes}..{num_classes}, "
+                             f"got values from {d.min().item()} to {d.max().item()}")
+        return apply1(index_ops.ONE_HOT_FILL, self, (num_classes, on, off, axis))
+
     def argwhere(self) -> "Tensor":
         """The Int ``[N, rank]`` coordinates of the set entries of this Bool tensor, row-major.
         TypeError for Float/Int tensors."""

@@ -7,8 +7,13 @@ with ``applyn``: ``forward(datas, *attrs)`` receives ``(x, weight)`` or ``(x, we
 convolutions ``compute_bound``): BALANCED checkpointing keeps their outputs.
 
 Attributes: ``(stride, padding, dilation, transposed, output_padding, groups, pads)`` where
-``pads`` is ``None`` or a ``constant_pad_nd`` spec (last dim first) for Burn's asymmetric padding,
-which pads the input explicitly and convolves with zero padding.
+``pads`` is ``None`` or a ``constant_pad_nd`` spec (last dim first). For a convolution it is
+Burn's asymmetric padding: the input is padded explicitly and convolved with zero padding. For a
+transposed convolution it is the output window: the kernel computes the full output (padding and
+output padding 0, no bias), the spec crops ``padding`` at the start of each dim and crops or
+zero-extends its end to ``padding_out - padding``, then the bias is added. This is how Burn's
+``padding_out >= stride`` (which torch's kernel rejects) is computed: the extended entries hold
+the bias only, as in Burn.
 """
 import torch
 
@@ -25,10 +30,15 @@ _NEEDS = (("x", "weight"), ("x", "weight"), ("x", "weight", "bias_shape"))
 
 
 def _conv_forward(datas, stride, padding, dilation, transposed, output_padding, groups, pads):
-    x = datas[0] if pads is None else _pad(datas[0], pads)
+    x, weight = datas[0], datas[1]
     bias = datas[2] if len(datas) == 3 else None
-    return _convolution(x, datas[1], bias, stride, padding, dilation, transposed, output_padding,
-                        groups)
+    if pads is None or not transposed:
+        x = x if pads is None else _pad(x, pads)
+        return _convolution(x, weight, bias, stride, padding, dilation, transposed,
+                            output_padding, groups)
+    out = _pad(_convolution(x, weight, None, stride, padding, dilation, True, output_padding,
+                            groups), pads)
+    return out if bias is None else out + bias.reshape((-1,) + (1,) * (out.dim() - 2))
 
 
 def _unpad(gx, pads):
@@ -43,15 +53,19 @@ def _unpad(gx, pads):
 
 def _conv_rule(g, s, parents):
     pads = s.pads
-    x = s.x if pads is None else _pad(s.x, pads)
+    window = pads is not None and s.transposed  # the output window of a transposed conv
+    x = s.x if pads is None or window else _pad(s.x, pads)
     px, pw = parents[0], parents[1]
     pb = parents[2] if len(parents) == 3 else None
+    kernel_bias = pb is not None and not window
     gx, gw, gb = _CONVOLUTION_BACKWARD(
-        g, x, s.weight, list(s.bias_shape) if pb is not None else None, s.stride, s.padding,
-        s.dilation, s.transposed, s.output_padding, s.groups,
-        [px is not None, pw is not None, pb is not None])
-    if gx is not None and pads is not None:
+        _pad(g, [-p for p in pads]) if window else g, x, s.weight,
+        list(s.bias_shape) if kernel_bias else None, s.stride, s.padding, s.dilation,
+        s.transposed, s.output_padding, s.groups, [px is not None, pw is not None, kernel_bias])
+    if gx is not None and pads is not None and not window:
         gx = _unpad(gx, pads)
+    if pb is not None and window:
+        gb = g.sum([d for d in range(g.dim()) if d != 1])
     return (gx, gw) if len(parents) == 2 else (gx, gw, gb)
 
 

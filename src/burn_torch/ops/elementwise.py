@@ -157,6 +157,7 @@ FLOOR = defop("floor", torch.floor, MEMORY, vjp=(ZERO,))
 CEIL = defop("ceil", torch.ceil, MEMORY, vjp=(ZERO,))
 ROUND = defop("round", torch.round, MEMORY, vjp=(ZERO,))  # half to even, as Burn
 SIGN = defop("sign", torch.sign, MEMORY, vjp=(ZERO,))
+TRUNC = defop("trunc", torch.trunc, MEMORY, vjp=(ZERO,))
 
 
 # -- binary float math ---------------------------------------------------------------------------

@@ -207,4 +207,14 @@ GATHER_ND = defop("gather_nd", lambda x, place: place.take(x), MEMORY, attrs=("p
 MASK_SELECT = defop("mask_select", torch.masked_select, MEMORY, attrs=("mask",),
                     vjp=(vjp(_mask_select_rule),))
 ONE_HOT = defop("one_hot", _one_hot_forward, attrs=("num_classes",))
+
+
+def _one_hot_fill_forward(x, num_classes, on_value, off_value, axis):
+    hot = _one_hot_forward(x, num_classes).movedim(-1, axis).bool()
+    on = torch.scalar_tensor(on_value, dtype=x.dtype, device=x.device)
+    return torch.where(hot, on, torch.scalar_tensor(off_value, dtype=x.dtype, device=x.device))
+
+
+ONE_HOT_FILL = defop("one_hot_fill", _one_hot_fill_forward,
+                     attrs=("num_classes", "on_value", "off_value", "axis"))
 ARGWHERE = defop("argwhere", torch.argwhere)

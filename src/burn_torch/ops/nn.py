@@ -158,6 +158,23 @@ ATTENTION = defop("attention", _attention_forward, COMPUTE, inputs=("q", "k", "v
                   needs=(_ATTENTION_NEEDS,) * 3)
 
 
+# ---- grid_sample_2d: attrs (mode, padding_mode, align_corners) as torch's integer codes --------
+def _grid_sample_forward(x, grid, mode, padding_mode, align_corners):
+    return aten.grid_sampler_2d(x, grid, mode, padding_mode, align_corners)
+
+
+def _grid_sample_rule(g, s, parents):
+    px, pgrid = parents
+    gx, ggrid = aten.grid_sampler_2d_backward(g, s.x, s.grid, s.mode, s.padding_mode,
+                                              s.align_corners, [px is not None, pgrid is not None])
+    return (gx if px is not None else None), (ggrid if pgrid is not None else None)
+
+
+GRID_SAMPLE_2D = defop("grid_sample_2d", _grid_sample_forward, COMPUTE, inputs=("x", "grid"),
+                       attrs=("mode", "padding_mode", "align_corners"), fused=_grid_sample_rule,
+                       needs=(("x", "grid"), ("x", "grid")))
+
+
 # ---- cross entropy over class indices: attrs (targets,), residual log_p ------------------------
 # The fused form of Burn's CrossEntropyLoss for logits and class indices (no weights, no
 # smoothing): mean over rows of -log_softmax(logits)[row, target]. The forward returns its

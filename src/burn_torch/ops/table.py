@@ -10,19 +10,23 @@ An entry (:class:`OpDef`, declared with :func:`defop`) names
   variadic op (``cat``, ``stack``);
 * ``vjp``: one backward rule per input (a vector-Jacobian product), ``None`` for an input that
   never gets a gradient. A rule is ``vjp(fn, *needs)``: ``fn(g, s)`` returns the gradient for
-  its input **in the output's (broadcast) shape**, or ``None`` for no gradient; ``s`` is the
+  its input **in the output's (broadcast) shape and dtype** (or already in the input's), or
+  ``None`` for no gradient; ``s`` is the
   step's saved record, whose fields are the op's attrs (always) and the ``needs`` of its rules,
   read by name (``s.other``, ``s.dim``). A need is an input name, ``<input>_shape`` (the
   input's ``torch.Size``), ``out`` or a residual name. ``PASS`` passes the gradient unchanged;
 * ``fused`` (instead of ``vjp``): one rule computing every input's gradient in one kernel call
   (linear, convolutions, attention, normalisations): ``fn(g, s, parents)`` returns one gradient
-  (or ``None``) per input, and ``parents[i] is None`` tells which inputs are untracked.
+  (or ``None``) per input, **each already in its input's shape** (the engine does not reduce
+  them; it still casts to the input's dtype), and ``parents[i] is None`` tells which inputs are untracked.
   ``needs`` then gives, per input, what its gradient needs;
 * ``bound``: MEMORY or COMPUTE. Burn's BALANCED checkpointing recomputes memory-bound outputs in
   backward instead of keeping them. Non-differentiable ops have no bound and no rules.
 
 The engine calls only the rules of tracked inputs, and reduces every gradient to its input's
-shape (summing broadcast dimensions) and dtype, once, for every op. The recorder saves exactly
+shape (summing broadcast dimensions) and dtype, once, for every op: it looks at a gradient's
+shape only when its input's shape differs from the output's, and at its dtype only when its
+input's dtype differs from the output's. The recorder saves exactly
 what the rules of the tracked inputs need: a saver per set of tracked inputs, generated once per
 entry. Rules run with torch autograd off and must not mutate ``g`` or anything saved.
 """

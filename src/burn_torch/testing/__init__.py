@@ -1,23 +1,36 @@
-"""burn_torch.testing: property-test burn_torch code against torch autograd.
+"""burn_torch.testing: property-test burn_torch code against torch.
 
-* :func:`assert_grads_match_torch` runs a function written against the burn_torch Tensor API
-  under Burn semantics and in torch-oracle mode (the same op table under real torch autograd)
-  and compares outputs and every leaf gradient; for float64 inputs also with a central finite
-  difference of the loss along a random direction (``numeric=False`` opts out).
-* :func:`check_grads_numerically` compares the gradients element by element with float64 finite
-  differences (:mod:`burn_torch.testing.numeric`).
-* :class:`Const` marks a float argument as a constant.
-* :func:`covers` declares which op-table entries a test property-tests.
-* :mod:`burn_torch.testing.strategies` (needs hypothesis): shapes, arrays, indices, masks.
+Two modes (see :mod:`burn_torch.testing.reference` for what each catches):
 
-This package uses torch autograd on purpose (only inside :func:`torch_oracle_mode`); the rest of
-burn_torch never does.
+* :func:`assert_matches_torch` / :func:`assert_module_matches_torch`, the independent reference:
+  a burn_torch function (module) against a torch function (``torch.nn.Module``) the user wrote,
+  torch's side under real torch autograd, with a float64 truth for lower precisions;
+* :func:`assert_grads_match_torch`, the op-table oracle: the same function replayed through the
+  same kernels under torch autograd, Burn's rules applied where they differ from torch's
+  (:mod:`burn_torch.testing.burn_rules`).
+
+Both run every check under DISABLED and BALANCED checkpointing (bit-equal results required) and
+against float64 finite differences (:mod:`burn_torch.testing.numeric`); reports name arguments
+and localise the first op whose rule disagrees (:mod:`burn_torch.testing.localise`).
+:func:`check_grads_numerically` compares element by element with finite differences.
+:class:`Const` marks a float argument as a constant; :func:`covers` declares which op-table
+entries a test property-tests; :mod:`burn_torch.testing.strategies` (needs hypothesis) draws
+shapes and arrays with edges; :mod:`burn_torch.testing.pytest_plugin` is the pytest plugin.
+
+This package uses torch autograd on purpose (only on the torch side and inside
+:func:`torch_oracle_mode`); the rest of burn_torch never does.
 """
+from .burn_rules import BURN_RULES, BurnRule, twins
 from .coverage import covered_ops, covers
 from .grads import GradCheck, assert_grads_match_torch, check_grads_numerically
 from .inputs import Const
+from .numeric import FiniteDifferences
 from .oracle import torch_oracle_mode
+from .reference import assert_matches_torch, assert_module_matches_torch
 from .report import DEFAULT_TOLERANCES
+from .runs import BOTH
 
-__all__ = ["assert_grads_match_torch", "check_grads_numerically", "Const", "covers", "covered_ops",
-           "torch_oracle_mode", "GradCheck", "DEFAULT_TOLERANCES"]
+__all__ = ["assert_matches_torch", "assert_module_matches_torch", "assert_grads_match_torch",
+           "check_grads_numerically", "Const", "covers", "covered_ops", "torch_oracle_mode",
+           "GradCheck", "DEFAULT_TOLERANCES", "FiniteDifferences", "BURN_RULES", "BurnRule",
+           "twins", "BOTH"]

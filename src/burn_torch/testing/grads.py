@@ -1,149 +1,64 @@
-"""Checking burn_torch gradients: against torch autograd (oracle mode) and finite differences.
+"""The op-table oracle: burn_torch gradients against torch autograd over the same kernels, and
+against finite differences.
 
-Both checks run the function once under Burn semantics: the loss is built from the function's
-Float outputs (``"weighted"``: ``sum_i (out_i * W_i).sum()`` with standard-normal weights drawn
-from ``numpy.random.default_rng(seed)`` in output order; ``"sum"``: ``sum_i out_i.sum()``;
-``"direct"``: the single Float output itself, whose seed is ones), then ``loss.backward()`` and
-``leaf.grad(grads)`` for every leaf argument (see :mod:`burn_torch.testing.inputs`). The finite
-differences of that loss are in :mod:`burn_torch.testing.numeric`.
+Both checks run the function under Burn semantics (:mod:`burn_torch.testing.runs`: the loss, the
+backward pass, both checkpointing strategies). :func:`assert_grads_match_torch` replays the same
+function in torch-oracle mode; it checks the op table's *backward rules* against its own forward
+kernels, cheaply and for any burn_torch code, but a wrong forward kernel, wrong Burn semantics or
+a wrong composite pass it: :func:`~burn_torch.testing.assert_matches_torch` (the independent
+reference) catches those.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
-import numpy as np
 import torch
 
-from ..autodiff.gradients import Gradients
-from ..autodiff.graph import GRAD
-from ..autodiff.recorder import wrap
+from ..autodiff.strategy import GradientCheckpointingStrategy as Strategy
 from ..tensor import Tensor
-from .inputs import Input, oracle_copies, outputs_of, prepare_all
-from .numeric import EPS, directional_mismatch, partial_derivatives
+from .inputs import Input, argument_names, oracle_copies, outputs_of, prepare_all, widened
+from .localise import first_disagreeing_step
+from .numeric import (EPS, FiniteDifferences, directional_mismatch, jacobian_mismatch,
+                      partial_derivatives)
 from .oracle import torch_oracle_mode
-from .report import difference
+from .report import difference, gradient_difference, truth_difference
+from .runs import BOTH, LOSSES, Failures, burn_run, burn_runs
 
-LOSSES = ("weighted", "sum", "direct")
+__all__ = ["GradCheck", "assert_grads_match_torch", "check_grads_numerically", "LOSSES",
+           "numeric_mismatch", "grad_or_zeros"]
+
+LOW_PRECISION = (torch.float32, torch.float16, torch.bfloat16)
 
 
 @dataclass
 class GradCheck:
     """What a check ran: the Burn run's outputs and, per argument, its gradient (None for
-    constants and for leaves the loss does not reach)."""
+    constants and for leaves the loss does not reach); ``notes``: checks skipped and why."""
 
     outputs: list[Tensor]
     grads: list[Tensor | None]
+    notes: list[str] = field(default_factory=list)
 
 
-class _Failures:
-    """Collects mismatches; :meth:`raise_if_any` raises them as one AssertionError."""
-
-    def __init__(self, title: str) -> None:
-        self.title = title
-        self.lines: list[str] = []
-
-    def check(self, line: str | None) -> None:
-        if line is not None:
-            self.lines.append(line)
-
-    def raise_if_any(self) -> None:
-        if self.lines:
-            raise AssertionError("\n  ".join([self.title] + self.lines))
-
-
-def _weights(outs: Sequence[Tensor], loss: str, seed: int) -> list[torch.Tensor | None]:
-    """Per output: the loss weight (None for non-Float outputs)."""
-    if loss not in LOSSES:
-        raise ValueError(f"loss must be one of {LOSSES}, got {loss!r}")
-    rng = np.random.default_rng(seed)
-    ws = []
-    for o in outs:
-        d = o.to_torch()
-        if not d.is_floating_point():
-            ws.append(None)
-        elif loss == "weighted":
-            ws.append(torch.from_numpy(rng.standard_normal(tuple(d.shape))).to(d.dtype).to(d.device))
-        else:
-            ws.append(torch.ones_like(d))
-    floats = sum(w is not None for w in ws)
-    if loss == "direct" and floats != 1:
-        raise ValueError(f"loss='direct' needs exactly one Float output, got {floats}")
-    return ws
-
-
-def _burn_run(fn: Callable, inputs: list[Input], loss: str, seed: int, failures: _Failures):
-    """Runs ``fn`` under Burn semantics (torch autograd enabled, to show burn_torch does not need
-    it off); returns (outputs, weights, per-argument gradients)."""
-    with torch.enable_grad():
-        outs = outputs_of(fn(*(inp.tensor for inp in inputs)))
-    ws = _weights(outs, loss, seed)
-    root = None
-    for i, (o, w) in enumerate(zip(outs, ws)):
-        data = o.to_torch()
-        if data.requires_grad or data.grad_fn is not None:
-            failures.check(f"output {i}: its storage carries a torch autograd graph")
-        if o.is_tracked() and not o.is_autodiff():
-            failures.check(f"output {i}: tracked without an autodiff association")
-        if o.is_require_grad() and not o._node.is_leaf():
-            failures.check(f"output {i}: an intermediate that retains its gradient")
-        if w is None or not o.is_tracked():
-            continue
-        term = o if loss == "direct" else (o * wrap(w, None)).sum()
-        root = term if root is None else root + term
-    leaves = _leaf_ids(root)
-    grads = root.backward() if root is not None else Gradients()
-    per_input = []
-    for i, inp in enumerate(inputs):
-        g = inp.tensor.grad(grads)
-        if not inp.leaf:
-            if g is not None:
-                failures.check(f"input {i}: a constant got a gradient")
-            per_input.append(None)
-            continue
-        if g is not None and g.is_autodiff():
-            failures.check(f"input {i}: its gradient carries an autodiff association")
-        per_input.append(g)
-    strays = set(grads._grads) - leaves
-    if strays:
-        failures.check(f"the Gradients container holds {len(strays)} gradients of tensors that are "
-                       "not require_grad() leaves of the loss's graph")
-    return outs, ws, per_input
-
-
-def _leaf_ids(root: Tensor | None) -> set[int]:
-    """The node ids of the ``require_grad()`` leaves in ``root``'s graph (before backward)."""
-    if root is None:
-        return set()
-    seen, stack, leaves = set(), [root._node], set()
-    while stack:
-        node = stack.pop()
-        if node is None or node.id in seen:
-            continue
-        seen.add(node.id)
-        if node.requirement == GRAD:
-            leaves.add(node.id)
-        stack.extend(node.parents or ())
-    return leaves
-
-
-def _grad_or_zeros(g, leaf: Input) -> torch.Tensor:
+def grad_or_zeros(g, leaf: Input) -> torch.Tensor:
+    """A gradient as a torch tensor, zeros of the leaf's shape and dtype for an absent one."""
     if g is None:
         return torch.zeros_like(leaf.storage)
     return g.to_torch() if isinstance(g, Tensor) else g
 
 
-def _oracle_run(fn: Callable, inputs: list[Input], weights, loss: str):
+def _oracle_run(fn: Callable, inputs: list[Input], weights, burn_rules: bool = True):
     """Runs ``fn`` in torch-oracle mode; returns (outputs, per-argument torch gradients)."""
     args = oracle_copies(inputs)
-    with torch_oracle_mode():
+    with torch_oracle_mode(burn_rules):
         outs = outputs_of(fn(*args))
     root = None
     for o, w in zip(outs, weights):
         d = o.to_torch()
         if w is None or not d.requires_grad:
             continue
-        term = (d * w).sum()
+        term = (d * w.to(d.dtype)).sum()
         root = term if root is None else root + term
     leaves = [a.to_torch() for a, inp in zip(args, inputs) if inp.leaf]
     if root is None or not leaves:
@@ -153,73 +68,127 @@ def _oracle_run(fn: Callable, inputs: list[Input], weights, loss: str):
     return outs, [next(found) if inp.leaf else None for inp in inputs]
 
 
-def _all_float64(inputs: list[Input], outs: Sequence[Tensor]) -> bool:
-    """Whether every float argument and every Float output is float64."""
-    datas = [inp.storage for inp in inputs] + [o.to_torch() for o in outs]
-    return all(d.dtype is torch.float64 for d in datas if d.is_floating_point())
+def _floats(inputs: list[Input]) -> list[torch.dtype]:
+    return [inp.storage.dtype for inp in inputs if inp.storage.is_floating_point()]
+
+
+def is_low_precision(inputs: list[Input]) -> bool:
+    """Whether some float argument is float32, float16 or bfloat16."""
+    return any(d in LOW_PRECISION for d in _floats(inputs))
+
+
+def numeric_mismatch(fn: Callable, inputs: list[Input], base, loss: str, seed: int,
+                     fd: FiniteDifferences, names: Sequence[str], notes: list[str],
+                     failures: Failures, jacobian: bool = False) -> str | None:
+    """The directional finite-difference check, always in float64: ``base`` (the Burn run) is
+    reused when every float argument and output is float64; otherwise ``fn`` runs once more on
+    float64 copies of the arguments and that run's gradients are checked. Skipped (with a note)
+    when an output of the float64 run is not float64 (the function rounds through a lower
+    precision). ``jacobian``: the full-Jacobian check
+    (:func:`~burn_torch.testing.numeric.jacobian_mismatch`) instead of the directional one."""
+    if is_low_precision(inputs) or any(o.to_torch().dtype in LOW_PRECISION for o in base.outputs):
+        inputs = widened(inputs)
+        base = burn_run(fn, inputs, loss, seed, failures, names)
+    if any(o.to_torch().dtype in LOW_PRECISION for o in base.outputs):
+        notes.append("finite differences skipped: an output is not float64 on float64 inputs")
+        return None
+    if jacobian:
+        return jacobian_mismatch(fn, inputs, fd, names)
+    return directional_mismatch(fn, inputs, base.weights, base.grads, seed, fd, names, notes)
 
 
 def assert_grads_match_torch(fn: Callable, *inputs, rtol: float | None = None,
                              atol: float | None = None, loss: str = "weighted",
-                             seed: int = 0, numeric: bool = True) -> GradCheck:
-    """Asserts ``fn``'s outputs and every leaf argument's gradient equal torch autograd's, and
-    (``numeric``) finite differences along a random direction.
+                             seed: int = 0, numeric: bool = True,
+                             strategies: Sequence[Strategy] = BOTH, burn_rules: bool = True,
+                             fd: FiniteDifferences | None = None, slack: float = 1.0,
+                             names: Sequence[str] | None = None, jacobian: bool = False) -> GradCheck:
+    """The op-table oracle: asserts ``fn``'s outputs and every leaf argument's gradient equal
+    torch autograd's over the same kernels, and (``numeric``) finite differences along a random
+    direction.
 
     ``fn`` is written once against the burn_torch Tensor API and returns a Tensor or a tuple of
-    Tensors. It runs under Burn semantics (module docstring) and once in torch-oracle mode
-    (:func:`~burn_torch.testing.oracle.torch_oracle_mode`), on leaves whose storages are
-    ``requires_grad=True`` copies, with ``torch.autograd.grad`` of the same loss on the output
-    storages as the reference. A gradient Burn does not produce (unreached leaf) counts as zeros,
-    as does one torch does not. Tolerances default by dtype (``report.DEFAULT_TOLERANCES``).
+    Tensors. It runs under Burn semantics once per checkpointing strategy in ``strategies``
+    (DISABLED and BALANCED by default; their outputs and gradients must be bit-equal; ``()``
+    runs the arguments as given) and once in torch-oracle mode (:func:`torch_oracle_mode`, with
+    the twins of Burn's table where ``burn_rules``), with ``torch.autograd.grad`` of the same
+    loss as the reference. A gradient one side does not produce is reported "missing" unless the
+    other side's is all zeros. Tolerances default by dtype (``report.DEFAULT_TOLERANCES``).
+    For float32, float16 and bfloat16 arguments the oracle also runs on float64 copies: a value
+    outside the tolerances passes when burn_torch is at most ``slack`` times as far from that
+    float64 truth as torch.
 
     Also asserts: output storages carry no torch graph, tracked outputs have an autodiff
     association, intermediates do not retain gradients, gradients carry no autodiff
     association, constants get no gradient, and the Gradients container holds only gradients
     of ``require_grad()`` leaves.
 
-    ``numeric=True`` (the default) also checks the gradients against the loss itself,
-    independently of torch's derivatives: with a standard-normal direction ``v`` per leaf
-    (seeded by ``seed``, independent of the loss weights), ``sum_i <grad_i, v_i>`` from
-    burn_torch's gradients must equal the float64 central difference
-    ``(L(x + eps v) - L(x - eps v)) / (2 eps)``, ``eps = 1e-6``, within ``1e-6`` of
-    ``sum_i |grad_i * v_i|`` plus ``1e-8`` (constants in :mod:`burn_torch.testing.numeric`). It
-    costs two runs of ``fn`` on untracked copies of the leaves (nothing recorded). It is skipped
-    when some float argument or Float output is not float64 (finite differences need float64),
-    when there is no leaf, and when the loss is not finite near x. Pass ``numeric=False`` where
-    the derivative of the loss is not the gradient Burn defines on purpose: at non-smooth points
-    hit deliberately (ties of max/min/sort/median, relu/abs/clamp kinks at exactly 0 or at the
-    bounds, jumps of floor/round/sign), in functions that cut the graph (``detach``,
-    ``without_autodiff``, ``set_require_grad(False)``) or round through a lower precision.
+    ``numeric=True`` also checks the gradients against the loss itself, in float64 whatever the
+    arguments' dtype (:func:`numeric_mismatch`; settings ``fd``, a
+    :class:`~burn_torch.testing.numeric.FiniteDifferences`: step 1e-6 relative to
+    ``max(1, |x|)``, rtol 1e-6, atol 1e-8 plus the loss's rounding error). At non-smooth points
+    (ties, kinks, jumps: the one-sided differences disagree) the check is inconclusive and a note
+    says so (``GradCheck.notes``). Pass ``numeric=False`` in functions that cut the graph on
+    purpose (``detach``...) and where Burn's rule is not a derivative (rows of Burn's table
+    with ``numeric=False``: scatter ties, MUL with repeated indices). ``jacobian=True`` replaces
+    the directional difference by the full Jacobian, entry by entry (as
+    ``torch.autograd.gradcheck``; one backward per output element and two runs per input
+    element: small inputs only).
 
-    Returns a :class:`GradCheck`. Raises AssertionError listing every mismatch (per output and
-    per leaf: worst absolute and relative difference and where; for finite differences: the
-    leaves perturbed, both directional derivatives, and which leaves disagree on their own part
-    of ``v``); ValueError for an unknown ``loss`` or a tracked intermediate argument.
+    Reports name arguments by ``fn``'s parameter names (or ``names``) and, when a gradient
+    differs, the first recorded op whose rule disagrees with torch autograd of its own kernel
+    (:mod:`burn_torch.testing.localise`). Returns a :class:`GradCheck`. Raises AssertionError
+    listing every mismatch; ValueError for an unknown ``loss`` or a tracked intermediate
+    argument.
     """
     prepared = prepare_all(inputs)
-    failures = _Failures(f"burn_torch disagrees with torch autograd or finite differences "
-                         f"(loss={loss!r}, seed={seed}):")
-    outs, weights, grads = _burn_run(fn, prepared, loss, seed, failures)
-    ref_outs, ref_grads = _oracle_run(fn, prepared, weights, loss)
-    if len(ref_outs) != len(outs):
-        failures.check(f"{len(outs)} outputs, {len(ref_outs)} in torch-oracle mode")
-    for i, (o, r) in enumerate(zip(outs, ref_outs)):
-        failures.check(difference(f"output {i}", o.to_torch(), r.to_torch(), rtol, atol, "torch"))
+    labels = argument_names(fn, len(prepared), names)
+    failures = Failures(f"burn_torch disagrees with the op-table oracle (torch autograd over the "
+                        f"same kernels) or finite differences (loss={loss!r}, seed={seed}):")
+    run = burn_runs(fn, prepared, loss, seed, failures, labels, strategies)
+    ref_outs, ref_grads = _oracle_run(fn, prepared, run.weights, burn_rules)
+    truth = None
+    if is_low_precision(prepared):
+        wide = widened(prepared)
+        truth = _oracle_run(fn, wide, [None if w is None else w.double() for w in run.weights],
+                            burn_rules)
+    if len(ref_outs) != len(run.outputs):
+        failures.check(f"{len(run.outputs)} outputs, {len(ref_outs)} in torch-oracle mode")
+    grad_failed = False
+    for i, (o, r) in enumerate(zip(run.outputs, ref_outs)):
+        t = truth[0][i].to_torch() if truth is not None and i < len(truth[0]) else None
+        failures.check(_compare(f"output {i}", o.to_torch(), r.to_torch().detach(), t, rtol, atol, slack))
         if o.is_tracked() and not r.to_torch().requires_grad:
             failures.check(f"output {i}: tracked by burn_torch but without a torch graph in oracle "
                            "mode (a kernel ran with torch autograd off outside the recorder?)")
-    for i, (inp, g, ref) in enumerate(zip(prepared, grads, ref_grads)):
+    for i, (inp, g, ref) in enumerate(zip(prepared, run.grads, ref_grads)):
         if inp.leaf:
-            failures.check(difference(f"gradient of input {i}", _grad_or_zeros(g, inp),
-                                      _grad_or_zeros(ref, inp), rtol, atol, "torch"))
-    if numeric and _all_float64(prepared, outs):
-        failures.check(directional_mismatch(fn, prepared, weights, grads, seed))
-    failures.raise_if_any()
-    return GradCheck(outs, grads)
+            t = None if truth is None else grad_or_zeros(truth[1][i], inp).double()
+            line = gradient_difference(f"gradient of {labels[i]}", g, ref, inp.storage, t, rtol,
+                                       atol, slack)
+            grad_failed |= line is not None
+            failures.check(line)
+    notes: list[str] = []
+    if numeric:
+        failures.check(numeric_mismatch(fn, prepared, run, loss, seed, fd or FiniteDifferences(),
+                                        labels, notes, failures, jacobian))
+    failures.raise_if_any(
+        lambda: first_disagreeing_step(fn, prepared, run.weights, burn_rules) if grad_failed else None)
+    return GradCheck(run.outputs, run.grads, notes)
+
+
+def _compare(what, got, ref, truth, rtol, atol, slack) -> str | None:
+    """:func:`difference` for float64 (no truth), :func:`truth_difference` when a truth is given
+    and the plain comparison fails."""
+    line = difference(what, got, ref, rtol, atol, "torch")
+    if line is None or truth is None or not got.is_floating_point():
+        return line
+    return truth_difference(what, got, ref, truth.to(torch.float64), rtol, atol, slack)
 
 
 def check_grads_numerically(fn: Callable, *inputs, eps: float = EPS, rtol: float = 1e-5,
-                            atol: float = 1e-7, loss: str = "weighted", seed: int = 0) -> GradCheck:
+                            atol: float = 1e-7, loss: str = "weighted", seed: int = 0,
+                            names: Sequence[str] | None = None) -> GradCheck:
     """Asserts every leaf argument's burn_torch gradient equals float64 central finite
     differences ``(L(x + eps) - L(x - eps)) / (2 eps)`` of the same loss (module docstring),
     element by element (:func:`burn_torch.testing.numeric.partial_derivatives`).
@@ -231,17 +200,18 @@ def check_grads_numerically(fn: Callable, *inputs, eps: float = EPS, rtol: float
     :func:`assert_grads_match_torch` does.
     """
     prepared = prepare_all(inputs, float64=True)
-    failures = _Failures(f"burn_torch gradients disagree with finite differences (eps={eps:g}, "
-                         f"loss={loss!r}, seed={seed}):")
-    outs, weights, grads = _burn_run(fn, prepared, loss, seed, failures)
+    labels = argument_names(fn, len(prepared), names)
+    failures = Failures(f"burn_torch gradients disagree with finite differences (eps={eps:g}, "
+                        f"loss={loss!r}, seed={seed}):")
+    run = burn_run(fn, prepared, loss, seed, failures, labels)
     done: dict[int, torch.Tensor] = {}
-    for i, (inp, g) in enumerate(zip(prepared, grads)):
+    for i, (inp, g) in enumerate(zip(prepared, run.grads)):
         if not inp.leaf:
             continue
         key = id(inp.tensor)
         if key not in done:
-            done[key] = partial_derivatives(fn, prepared, weights, inp, eps)
-        failures.check(difference(f"gradient of input {i}", _grad_or_zeros(g, inp), done[key],
+            done[key] = partial_derivatives(fn, prepared, run.weights, inp, eps)
+        failures.check(difference(f"gradient of {labels[i]}", grad_or_zeros(g, inp), done[key],
                                   rtol, atol, "numeric"))
     failures.raise_if_any()
-    return GradCheck(outs, grads)
+    return GradCheck(run.outputs, run.grads)

@@ -88,6 +88,24 @@ def prepare_all(values, float64: bool = False) -> list[Input]:
     return [prepare(v, float64) for v in values]
 
 
+def widened(inputs: list[Input]) -> list[Input]:
+    """The arguments in float64: each distinct float leaf a new float64 leaf on its device, each
+    float constant a float64 constant with its autodiff context; others as they are."""
+    copies: dict[int, Tensor] = {}
+    out = []
+    for inp in inputs:
+        t = inp.tensor
+        data = t.to_torch()
+        if not data.is_floating_point() or data.dtype is torch.float64:
+            out.append(inp)
+            continue
+        if id(t) not in copies:
+            copies[id(t)] = (Tensor.from_data(data.double(), t.device()).require_grad() if inp.leaf
+                             else wrap(data.double(), t._ctx))
+        out.append(Input(copies[id(t)], inp.leaf))
+    return out
+
+
 def oracle_copies(inputs: list[Input]) -> list[Tensor]:
     """The arguments of the torch-oracle run: each leaf becomes a new burn_torch leaf whose storage
     is a ``requires_grad=True`` copy (one per distinct leaf); constants are shared as they are."""
@@ -127,3 +145,51 @@ def outputs_of(result) -> list[Tensor]:
             raise TypeError(f"the checked function must return burn_torch Tensors (or a tuple of "
                             f"them); output {i} is {type(o).__name__}")
     return outs
+
+
+def argument_names(fn, count: int, given=None) -> list[str]:
+    """How reports name each of ``count`` arguments: ``"<name> (input i)"`` with ``name`` from
+    ``given`` (a sequence of names) or ``fn``'s positional parameters (``args[k]`` past a
+    ``*args``), ``"input i"`` where neither says. Raises ValueError when ``given`` has the
+    wrong length."""
+    if given is not None:
+        given = list(given)
+        if len(given) != count:
+            raise ValueError(f"names: {len(given)} names for {count} inputs")
+        return [f"{n} (input {i})" for i, n in enumerate(given)]
+    code = getattr(fn, "__code__", None)
+    if code is not None and not hasattr(fn, "__wrapped__"):
+        return list(_names_of_code(code, fn, count))
+    return _names_of(fn, count)
+
+
+_NAME_CACHE: dict = {}
+
+
+def _names_of_code(code, fn, count: int) -> tuple:
+    key = (code, count)
+    if key not in _NAME_CACHE:
+        if len(_NAME_CACHE) > 1024:
+            _NAME_CACHE.clear()
+        _NAME_CACHE[key] = tuple(_names_of(fn, count))
+    return _NAME_CACHE[key]
+
+
+def _names_of(fn, count: int) -> list[str]:
+    import inspect
+
+    try:
+        params = list(inspect.signature(fn).parameters.values())
+    except (TypeError, ValueError):
+        params = []
+    out = []
+    for i in range(count):
+        name = None
+        positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        if i < len(positional):
+            name = positional[i].name
+        elif any(p.kind is p.VAR_POSITIONAL for p in params):
+            star = next(p for p in params if p.kind is p.VAR_POSITIONAL)
+            name = f"{star.name}[{i - len(positional)}]"
+        out.append(f"{name} (input {i})" if name else f"input {i}")
+    return out

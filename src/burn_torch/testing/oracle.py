@@ -6,7 +6,9 @@ tensors whose storages require grad builds a torch graph through exactly the ker
 runs; ``torch.autograd.grad`` on the output storages is then the reference for the op table's
 backward rules. Where Burn cuts a graph without running a kernel (``detach``,
 ``without_autodiff``/``inner``, ``set_require_grad(False)``) the mode cuts the storage's torch
-graph too. The normal hot path is untouched: the mode patches module and class attributes and
+graph too. Where Burn's gradient rule differs from torch's (:mod:`burn_torch.testing.burn_rules`)
+the mode runs the row's twin instead of the entry's kernel (``burn_rules=False`` keeps the
+kernels, and torch's rules there). The normal hot path is untouched: the mode patches module and class attributes and
 restores them on exit, also when the body raises. It changes process-wide state: use it in
 tests, not while other threads run burn_torch code.
 """
@@ -19,8 +21,10 @@ from typing import Callable, Iterator
 import torch
 
 from ..autodiff import recorder
+from ..ops import OPS
 from ..autodiff.recorder import wrap
 from ..tensor import Tensor
+from .burn_rules import oracle_kernels
 
 
 def _keep_grad_mode(enabled: bool) -> None:
@@ -54,22 +58,29 @@ _CUTS = {"detach": _always, "without_autodiff": _always, "set_require_grad": _no
 
 
 @contextlib.contextmanager
-def torch_oracle_mode() -> Iterator[None]:
-    """Runs the body with burn_torch's forward kernels under torch autograd (module docstring).
+def torch_oracle_mode(burn_rules: bool = True) -> Iterator[None]:
+    """Runs the body with burn_torch's forward kernels under torch autograd (module docstring);
+    ``burn_rules``: the kernels of the entries in Burn's table are replaced by their twins.
 
-    Restores the recorder's switch, the patched Tensor methods and torch's grad mode on exit,
-    whether the body returns or raises. Nested use is allowed.
+    Restores the recorder's switch, the patched Tensor methods, the entries' kernels and torch's
+    grad mode on exit, whether the body returns or raises. Nested use is allowed.
     """
     saved_switch = recorder._set_grad
     own = {name: Tensor.__dict__.get(name) for name in _CUTS}
+    twins = oracle_kernels() if burn_rules else {}
+    kernels = {name: OPS[name].forward for name in twins}
     recorder._set_grad = _keep_grad_mode
     for name, when in _CUTS.items():
         setattr(Tensor, name, _cutting(getattr(Tensor, name), when))
+    for name, twin in twins.items():
+        OPS[name].forward = twin
     try:
         with torch.enable_grad():
             yield
     finally:
         recorder._set_grad = saved_switch
+        for name, kernel in kernels.items():
+            OPS[name].forward = kernel
         for name, method in own.items():
             if method is None:
                 delattr(Tensor, name)

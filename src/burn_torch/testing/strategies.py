@@ -1,8 +1,17 @@
 """Hypothesis strategies for property tests of burn_torch code (needs ``hypothesis``).
 
-Shapes are drawn by hypothesis; array values come from a numpy generator seeded by hypothesis
-(fast for any size; hypothesis shrinks the shape and the seed). Every strategy takes concrete
-shapes except :func:`float_arrays`, which also accepts a strategy of shapes.
+Two kinds of arrays:
+
+* :func:`edge_arrays`, :func:`clamp_arrays`, :func:`repeated_indices`: every value drawn by
+  hypothesis, so they contain the points where gradients are decided (zeros, exact ties, clamp
+  bounds, kinks, repeated indices), hypothesis shrinks the values themselves (towards 0 and
+  towards fewer distinct values) and a failing example shows the arrays;
+* :func:`float_arrays`, :func:`index_arrays`, :func:`masks`: values from a numpy generator
+  seeded by hypothesis (fast for any size, away from edges on request; hypothesis shrinks the
+  shape and the seed).
+
+Every strategy takes concrete shapes except :func:`float_arrays` and :func:`edge_arrays`, which
+also accept a strategy of shapes.
 
 Examples::
 
@@ -10,6 +19,10 @@ Examples::
     float_arrays(shape, 0.5, 2.0)               # log, sqrt, powf bases: away from 0
     float_arrays(shape, -2.0, 2.0, avoid=0.0)   # divisors, recip: |v| >= 0.25
     float_arrays(shape, distinct=True)          # max/min/sort: no ties
+    edge_arrays(shape)                          # zeros and exact ties inside the array
+    edge_arrays(shape, edges=(0.0, 1.0))        # ... and values at a kink at 1
+    clamp_arrays(shape, -1.0, 1.0)              # values at the bounds
+    repeated_indices(shape, dim)                # scatter/gather indices that repeat
 """
 from __future__ import annotations
 
@@ -138,3 +151,69 @@ def masks(shape: Sequence[int]) -> SearchStrategy[np.ndarray]:
         return np.random.default_rng(seed).random(shape) < p
 
     return st.tuples(st.sampled_from([0.5, 0.2, 0.8, 0.0, 1.0]), _seeds).map(build)
+
+
+def edge_floats(low: float = -2.0, high: float = 2.0, edges: Sequence[float] = (0.0,),
+                width: int = 64) -> SearchStrategy[float]:
+    """Finite floats in ``[low, high]``, drawing the ``edges`` inside that range often."""
+    inside = [float(e) for e in edges if low <= e <= high]
+    values = st.floats(low, high, allow_nan=False, allow_infinity=False, width=width)
+    return st.one_of(st.sampled_from(inside), values) if inside else values
+
+
+def _shape_strategy(shape) -> SearchStrategy[Shape]:
+    return shape if isinstance(shape, SearchStrategy) else st.just(tuple(shape))
+
+
+def edge_arrays(shape, low: float = -2.0, high: float = 2.0, *, edges: Sequence[float] = (0.0,),
+                ties: bool = True, dtype=np.float64) -> SearchStrategy[np.ndarray]:
+    """Float arrays of ``shape`` (a tuple or a strategy of tuples) whose values hypothesis draws
+    one by one in ``[low, high]``: often one of ``edges`` (kinks, bounds, poles: 0 by default),
+    and with ``ties`` some entries copied onto others (exact ties for max/min/sort/scatter).
+    Values shrink towards 0 and towards more ties; a failing example prints the array. Values
+    are rounded to ``dtype`` (ties and edges stay exact when representable)."""
+    width = 16 if np.dtype(dtype).itemsize == 2 else 32 if np.dtype(dtype) == np.float32 else 64
+
+    @st.composite
+    def build(draw) -> np.ndarray:
+        shp = draw(_shape_strategy(shape))
+        n = int(np.prod(shp, dtype=np.int64))
+        values = draw(st.lists(edge_floats(low, high, edges, width), min_size=n, max_size=n))
+        flat = np.array(values, dtype=np.float64)
+        if ties and n > 1:
+            for src, dst in draw(st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)),
+                                          max_size=n // 2)):
+                flat[dst] = flat[src]
+        return flat.reshape(shp).astype(dtype)
+
+    return build()
+
+
+def clamp_arrays(shape, min: float, max: float, *, margin: float = 1.0,
+                 dtype=np.float64) -> SearchStrategy[np.ndarray]:
+    """:func:`edge_arrays` for ``clamp(min, max)``: values in ``[min - margin, max + margin]``,
+    often exactly at ``min``, ``max`` or 0 (the bounds included in the gradient's range)."""
+    return edge_arrays(shape, min - margin, max + margin, edges=(min, max, 0.0), dtype=dtype)
+
+
+def repeated_indices(shape: Sequence[int], dim: int, *, mode: str = "gather", min_len: int = 1,
+                     max_len: int = 4) -> SearchStrategy[np.ndarray]:
+    """Int64 indices as :func:`index_arrays` (``mode`` ``"gather"`` or ``"select"``), each drawn
+    by hypothesis: they shrink towards 0, so repeated indices (every index 0) are among the first
+    examples tried. Raises ValueError for an unknown mode or an out-of-range dim."""
+    shape = tuple(shape)
+    if mode not in ("gather", "select"):
+        raise ValueError(f"mode must be 'gather' or 'select', got {mode!r}")
+    if not -len(shape) <= dim < len(shape):
+        raise ValueError(f"dim {dim} out of range for shape {list(shape)}")
+    dim %= len(shape)
+
+    @st.composite
+    def build(draw) -> np.ndarray:
+        k = draw(st.integers(min_len, max_len))
+        ishape = (k,) if mode == "select" else shape[:dim] + (k,) + shape[dim + 1:]
+        n = int(np.prod(ishape, dtype=np.int64))
+        values = draw(st.lists(st.integers(0, shape[dim] - 1), min_size=n, max_size=n))
+        return np.array(values, dtype=np.int64).reshape(ishape)
+
+    return build()

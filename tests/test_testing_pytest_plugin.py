@@ -1,0 +1,76 @@
+"""The testing kit's pytest plugin: the burn_check fixture takes the --burn-torch-* options, and
+the hypothesis CI profile is registered."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+pytest_plugins = ["pytester"]
+
+PLUGIN = "burn_torch.testing.pytest_plugin"
+
+USER_TESTS = '''
+import numpy as np
+import torch
+
+X = np.linspace(-1.0, 1.0, 6).reshape(2, 3)
+
+
+def test_options_reach_the_checker(burn_check, request):
+    want = request.config.getoption("--burn-torch-strategies")
+    names = {"both": ("DISABLED", "BALANCED"), "disabled": ("DISABLED",), "balanced": ("BALANCED",)}
+    assert tuple(s.name for s in burn_check.strategies) == names[want]
+    print("SEED", burn_check.seed, "SCALE", burn_check.tolerance_scale)
+
+
+def test_the_checker_runs_the_reference(burn_check):
+    burn_check.matches_torch(lambda x: x.exp(), torch.exp, X)
+    burn_check.grads_match_torch(lambda x: x.sin(), X)
+
+
+def test_loose_tolerance_accepts_a_small_error(burn_check):
+    burn_check.matches_torch(lambda x: x * (1 + 1e-9), lambda x: x, X, numeric=False)
+'''
+
+
+@pytest.fixture
+def user_tests(pytester):
+    pytester.makepyfile(test_user=USER_TESTS)
+    return pytester
+
+
+def test_fixture_takes_the_options(user_tests):
+    result = user_tests.runpytest_inprocess("-p", PLUGIN, "-s", "--burn-torch-strategies=balanced",
+                                            "--burn-torch-seed=7", "--burn-torch-tolerance=loose")
+    result.assert_outcomes(passed=3)
+    assert "SEED 7 SCALE 100.0" in result.stdout.str()
+
+
+def test_default_profile_rejects_the_small_error(user_tests):
+    result = user_tests.runpytest_inprocess("-p", PLUGIN, "-k", "loose")
+    result.assert_outcomes(failed=1)
+    assert "outside rtol=1e-10" in result.stdout.str()
+
+
+def test_options_are_listed_in_help(user_tests):
+    out = user_tests.runpytest_inprocess("-p", PLUGIN, "--help").stdout.str()
+    assert "--burn-torch-strategies" in out and "--burn-torch-tolerance" in out
+
+
+def test_hypothesis_ci_profile_is_registered(user_tests):
+    from hypothesis import settings
+
+    import burn_torch.testing.pytest_plugin  # noqa: F401 - registers the profiles
+
+    ci = settings.get_profile("burn_torch-ci")
+    assert ci.derandomize and ci.deadline is None and ci.database is None
+    result = user_tests.runpytest_inprocess("-p", PLUGIN, "--hypothesis-profile=burn_torch-ci",
+                                            "-k", "reference")
+    result.assert_outcomes(passed=1)
+
+
+def test_pyproject_declares_the_entry_point():
+    text = (Path(__file__).resolve().parent.parent / "pyproject.toml").read_text(encoding="utf-8")
+    section = text.split("[project.entry-points.pytest11]")[1]
+    assert f'burn_torch = "{PLUGIN}"' in section
