@@ -31,15 +31,13 @@ def _layer_norm_forward(datas, epsilon):
 
 
 def _layer_norm_rule(g, s, parents):
-    """x and gamma from torch's kernel; beta's gradient (the kernel's needs the bias itself) is
-    ``g`` summed over every row."""
+    """torch's kernel computes every tracked input's gradient in one pass (it needs the bias
+    tensor itself to compute beta's, so beta's gradient reads it)."""
     x = s.x
-    tracked = _tracked(parents)
-    gx, gg, _ = _LAYER_NORM_BACKWARD(g, x, [x.shape[-1]], s.mean, s.rstd, s.gamma, None,
-                                     [tracked[0], tracked[1], False])
-    if len(parents) == 2:
-        return gx, gg
-    return gx, gg, g.reshape(-1, g.shape[-1]).sum(0) if tracked[2] else None
+    tracked = _tracked(parents) + [False] * (3 - len(parents))
+    gx, gg, gb = _LAYER_NORM_BACKWARD(g, x, [x.shape[-1]], s.mean, s.rstd, s.gamma, s.beta,
+                                      tracked)
+    return (gx, gg) if len(parents) == 2 else (gx, gg, gb)
 
 
 # ---- RMS norm: x / sqrt(mean(x^2) + epsilon) * gamma over the last dim --------------------------
@@ -89,7 +87,7 @@ def _group_norm_rule(g, s, parents):
 _STATS = ("x", "mean", "rstd")
 LAYER_NORM = defop("layer_norm", _layer_norm_forward, COMPUTE, inputs=("x", "gamma", "beta"),
                    attrs=("epsilon",), residuals=("mean", "rstd"), fused=_layer_norm_rule,
-                   needs=((*_STATS, "gamma"), _STATS, ()))
+                   needs=((*_STATS, "gamma"), _STATS, (*_STATS, "beta")))
 RMS_NORM = defop("rms_norm", _rms_norm_forward, COMPUTE, inputs=("x", "gamma"),
                  attrs=("epsilon",), residuals=("rstd",), fused=_rms_norm_rule,
                  needs=(("x", "rstd", "gamma"), ("x", "rstd")))
