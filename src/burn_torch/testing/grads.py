@@ -101,7 +101,7 @@ def assert_grads_match_torch(fn: Callable, *inputs, rtol: float | None = None,
                              atol: float | None = None, loss: str = "weighted",
                              seed: int = 0, numeric: bool = True,
                              strategies: Sequence[Strategy] = BOTH, burn_rules: bool = True,
-                             fd: FiniteDifferences | None = None, slack: float = 1.0,
+                             fd: FiniteDifferences | None = None, slack: float = 2.0,
                              names: Sequence[str] | None = None, jacobian: bool = False) -> GradCheck:
     """The op-table oracle: asserts ``fn``'s outputs and every leaf argument's gradient equal
     torch autograd's over the same kernels, and (``numeric``) finite differences along a random
@@ -116,7 +116,8 @@ def assert_grads_match_torch(fn: Callable, *inputs, rtol: float | None = None,
     other side's is all zeros. Tolerances default by dtype (``report.DEFAULT_TOLERANCES``).
     For float32, float16 and bfloat16 arguments the oracle also runs on float64 copies: a value
     outside the tolerances passes when burn_torch is at most ``slack`` times as far from that
-    float64 truth as torch.
+    float64 truth as torch (2 by default: in float16/bfloat16 two correct kernels' rounding
+    errors differ by that much; 1 asks for "at least as close" strictly).
 
     Also asserts: output storages carry no torch graph, tracked outputs have an autodiff
     association, intermediates do not retain gradients, gradients carry no autodiff

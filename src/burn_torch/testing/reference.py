@@ -98,7 +98,7 @@ def _out_line(i, o: torch.Tensor, r: torch.Tensor, t, rtol, atol, slack) -> str 
 def assert_matches_torch(burn_fn: Callable, torch_fn: Callable, *inputs,
                          rtol: float | None = None, atol: float | None = None,
                          loss: str = "weighted", seed: int = 0, numeric: bool = True,
-                         strategies: Sequence[Strategy] = BOTH, slack: float = 1.0,
+                         strategies: Sequence[Strategy] = BOTH, slack: float = 2.0,
                          fd: FiniteDifferences | None = None,
                          names: Sequence[str] | None = None, localise: bool = True,
                          jacobian: bool = False) -> GradCheck:
@@ -114,7 +114,8 @@ def assert_matches_torch(burn_fn: Callable, torch_fn: Callable, *inputs,
     runs the arguments as given). Floats compare within rtol/atol (defaults by dtype), equal
     infinities are equal and NaN positions must match. For float32/float16/bfloat16 inputs
     ``torch_fn`` also runs on float64 copies: a value outside the tolerances passes when
-    burn_torch's worst error against that float64 truth is at most ``slack`` times torch's. A
+    burn_torch's worst error against that float64 truth is at most ``slack`` times torch's (2 by
+    default: two correct float16 kernels' rounding errors differ by that much). A
     gradient one side does not produce is reported "missing" (zeros on the other side pass).
     ``numeric``: the float64 finite-difference check of :func:`numeric_mismatch` too (the full
     Jacobian, entry by entry, with ``jacobian=True``).
@@ -177,7 +178,7 @@ def _module_on(module: Module, strategy: Strategy) -> Module:
 def assert_module_matches_torch(burn_module: Module, torch_module: torch.nn.Module, *inputs,
                                 rtol: float | None = None, atol: float | None = None,
                                 loss: str = "weighted", seed: int = 0,
-                                strategies: Sequence[Strategy] = BOTH, slack: float = 1.0,
+                                strategies: Sequence[Strategy] = BOTH, slack: float = 2.0,
                                 load_weights: bool = True) -> GradCheck:
     """Asserts a burn_torch module computes what a ``torch.nn.Module`` computes: with
     ``load_weights`` the torch module's ``state_dict()`` is first loaded into ``burn_module``
