@@ -31,7 +31,8 @@ README = ROOT / "README.md"
 DEMO = "train_mlp_side_by_side"
 PORTS = ["port_mnist_cnn", "port_nanogpt", "port_word_language_model"]  # verified by verify_port
 SIDE_BY_SIDE = ["quickstart", "backward_and_gradients", "gradient_accumulation", DEMO,
-                "porting_walkthrough", "checkpointing_memory", "train_mnist_learner", *PORTS]
+                "porting_walkthrough", "checkpointing_memory", "train_mnist_learner", "testing_custom_layer",
+                *PORTS]
 # every example script; the demo's runs through ./scripts/demo, the helpers are not examples
 SCRIPTS = [p for p in sorted(EXAMPLES.glob("*.py"))
            if not p.name.startswith("_") and p.stem not in ("build_notebooks", DEMO)]
