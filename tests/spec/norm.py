@@ -3,7 +3,7 @@
 biased variance, epsilon inside the square root)."""
 
 from burn_torch import module_ops as mo
-from spec import F, Row
+from spec import F, K, Row
 
 X = F(2, 3, 6)
 
@@ -36,6 +36,9 @@ ROWS = [
         lambda x, g, b: _layer_norm(x, g, b, 1e-5), (X, F(6), F(6))),
     Row("layer_norm", lambda x, g: mo.layer_norm(x, g, None, 1e-3),
         lambda x, g: _layer_norm(x, g, None, 1e-3), (X, F(6)), variant="no beta"),
+    Row("layer_norm", lambda x, g, b: mo.layer_norm(x, g, b, 1e-5),
+        lambda x, g, b: _layer_norm(x, g, b, 1e-5), (K(2, 3, 6), F(6), F(6)),
+        variant="x constant (parameters only)"),
     Row("rms_norm", lambda x, g: mo.rms_norm(x, g, 1e-5), lambda x, g: _rms_norm(x, g, 1e-5),
         (X, F(6))),
     Row("group_norm", lambda x, g, b: mo.group_norm(x, g, b, 3, 1e-5),
@@ -45,4 +48,12 @@ ROWS = [
     Row("group_norm", lambda x, g, b: mo.group_norm(x, g, b, 4, 1e-5),
         lambda x, g, b: _group_norm(x, g, b, 4, 1e-5), (F(3, 4, 5), F(4), F(4)),
         variant="instance norm"),
+    Row("rms_norm", lambda x, g: mo.rms_norm(x, g, 1e-5), lambda x, g: _rms_norm(x, g, 1e-5),
+        (K(2, 3, 6), F(6)), variant="x constant"),
+    Row("group_norm", lambda x, g, b: mo.group_norm(x, g, b, 3, 1e-5),
+        lambda x, g, b: _group_norm(x, g, b, 3, 1e-5), (K(2, 6, 4), F(6), F(6)),
+        variant="x constant"),
+    Row("group_norm", lambda x, g, b: mo.group_norm(x, g, b, 3, 1e-5),
+        lambda x, g, b: _group_norm(x, g, b, 3, 1e-5), (F(2, 6, 4), K(6), K(6)),
+        variant="parameters constant"),
 ]

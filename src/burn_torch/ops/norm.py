@@ -31,8 +31,8 @@ def _layer_norm_forward(datas, epsilon):
 
 
 def _layer_norm_rule(g, s, parents):
-    """torch's kernel computes every tracked input's gradient in one pass (it needs the bias
-    tensor itself to compute beta's, so beta's gradient reads it)."""
+    """torch's kernel computes every tracked input's gradient in one pass; it reads the weight
+    tensor whichever gradient it computes, and the bias tensor for beta's (hence the needs)."""
     x = s.x
     tracked = _tracked(parents) + [False] * (3 - len(parents))
     gx, gg, gb = _LAYER_NORM_BACKWARD(g, x, [x.shape[-1]], s.mean, s.rstd, s.gamma, s.beta,
@@ -87,10 +87,10 @@ def _group_norm_rule(g, s, parents):
 _STATS = ("x", "mean", "rstd")
 LAYER_NORM = defop("layer_norm", _layer_norm_forward, COMPUTE, inputs=("x", "gamma", "beta"),
                    attrs=("epsilon",), residuals=("mean", "rstd"), fused=_layer_norm_rule,
-                   needs=((*_STATS, "gamma"), _STATS, (*_STATS, "beta")))
+                   needs=((*_STATS, "gamma"), (*_STATS, "gamma"), (*_STATS, "gamma", "beta")))
 RMS_NORM = defop("rms_norm", _rms_norm_forward, COMPUTE, inputs=("x", "gamma"),
                  attrs=("epsilon",), residuals=("rstd",), fused=_rms_norm_rule,
                  needs=(("x", "rstd", "gamma"), ("x", "rstd")))
 GROUP_NORM = defop("group_norm", _group_norm_forward, COMPUTE, inputs=("x", "gamma", "beta"),
                    attrs=("num_groups", "epsilon"), residuals=("mean", "rstd", "weight"),
-                   fused=_group_norm_rule, needs=((*_STATS, "weight"), _STATS, _STATS))
+                   fused=_group_norm_rule, needs=((*_STATS, "weight"),) * 3)
