@@ -34,7 +34,8 @@ class DistributedLeaf(Node):
     __slots__ = ("param_id", "order", "name", "device", "__weakref__")
 
     def __init__(self, leaf: Node, param_id, order: int, name: str, device: torch.device) -> None:
-        super().__init__(leaf.requirement, None, None, None, None, leaf.shape, leaf.dtype)
+        super().__init__(None, None, None, leaf.shape, leaf.dtype)
+        self.requirement = leaf.requirement
         self.id = leaf.id
         self.param_id = param_id
         self.order = order
