@@ -2,6 +2,7 @@
 the hypothesis CI profile is registered."""
 from __future__ import annotations
 
+from importlib.metadata import entry_points
 from pathlib import Path
 
 import pytest
@@ -9,6 +10,9 @@ import pytest
 pytest_plugins = ["pytester"]
 
 PLUGIN = "burn_torch.testing.pytest_plugin"
+# installed (the README's set-up), pytest loads the plugin through its entry point; from a bare
+# source tree it must be named with -p
+_LOAD = () if any(e.value == PLUGIN for e in entry_points(group="pytest11")) else ("-p", PLUGIN)
 
 USER_TESTS = '''
 import numpy as np
@@ -41,20 +45,20 @@ def user_tests(pytester):
 
 
 def test_fixture_takes_the_options(user_tests):
-    result = user_tests.runpytest_inprocess("-p", PLUGIN, "-s", "--burn-torch-strategies=balanced",
+    result = user_tests.runpytest_inprocess(*_LOAD, "-s", "--burn-torch-strategies=balanced",
                                             "--burn-torch-seed=7", "--burn-torch-tolerance=loose")
     result.assert_outcomes(passed=3)
     assert "SEED 7 SCALE 100.0" in result.stdout.str()
 
 
 def test_default_profile_rejects_the_small_error(user_tests):
-    result = user_tests.runpytest_inprocess("-p", PLUGIN, "-k", "loose")
+    result = user_tests.runpytest_inprocess(*_LOAD, "-k", "loose")
     result.assert_outcomes(failed=1)
     assert "outside rtol=1e-10" in result.stdout.str()
 
 
 def test_options_are_listed_in_help(user_tests):
-    out = user_tests.runpytest_inprocess("-p", PLUGIN, "--help").stdout.str()
+    out = user_tests.runpytest_inprocess(*_LOAD, "--help").stdout.str()
     assert "--burn-torch-strategies" in out and "--burn-torch-tolerance" in out
 
 
@@ -65,7 +69,7 @@ def test_hypothesis_ci_profile_is_registered(user_tests):
 
     ci = settings.get_profile("burn_torch-ci")
     assert ci.derandomize and ci.deadline is None and ci.database is None
-    result = user_tests.runpytest_inprocess("-p", PLUGIN, "--hypothesis-profile=burn_torch-ci",
+    result = user_tests.runpytest_inprocess(*_LOAD, "--hypothesis-profile=burn_torch-ci",
                                             "-k", "reference")
     result.assert_outcomes(passed=1)
 
