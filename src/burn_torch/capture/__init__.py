@@ -17,10 +17,13 @@ a stale plan is never used for a different key.
 What replay cannot see (as with CUDA graphs):
 
 - **Python control flow that depends on anything but the key**: a branch on a global, a
-  counter, the time, or on tensor *values* read without a kernel. ``fn`` must be a function of
-  its arguments' shapes and values. Reading tensor values on the host (``.item()``,
-  ``tolist()``, ``to_data()``) is detected: such a function is never replayed (every call runs
-  eagerly). ``capture(fn, check_every=N)`` runs every N-th call eagerly again and compares the
+  counter, the time. ``fn`` must be a function of its arguments' shapes and values. Tensor
+  values read on the host are *guards*: a read through ``int()``, ``bool()``, ``float()``,
+  ``.item()`` or ``.tolist()`` is re-read by the replay, which runs ``fn`` eagerly instead when
+  the value differs from the recording's; the index range checks of ``gather``/``select``/
+  ``embedding``... re-check the range. Other reads (``.numpy()``, printing a tensor) and calls
+  whose result *shape* depends on values (``mask_select``, ``nonzero``) make the function
+  unreplayable: every call runs eagerly. ``capture(fn, check_every=N)`` runs every N-th call eagerly again and compares the
   kernels it records with the plan; a difference raises :class:`CaptureDivergenceError`
   (``on_divergence="raise"``) or replaces the plan (``"recapture"``).
 - **Tensors ``fn`` reads from outside its arguments** (closures, globals) are constants of the
@@ -46,7 +49,7 @@ from ..autodiff import recorder as _recorder
 from ..errors import AutodiffError
 from ._cuda import try_graph
 from ._inputs import NotReplayable, flatten
-from ._plan import Plan, Unreplayable
+from ._plan import Diverged, Plan, Unreplayable
 from ._record import Recording, signature
 
 __all__ = ["capture", "CapturedStep", "CaptureDivergenceError"]
@@ -74,7 +77,8 @@ def _environment() -> tuple:
 
 class CapturedStep:
     """The callable :func:`capture` returns. ``plans``: how many plans it holds; ``eager_reason``:
-    why the last recorded key is not replayed (None when it is)."""
+    why the last recorded key is not replayed (None when it is); ``replayed``: how many calls
+    a plan answered."""
 
     def __init__(self, fn: Callable, check_every: int | None, on_divergence: str,
                  cuda_graphs: bool, max_plans: int) -> None:
@@ -93,6 +97,7 @@ class CapturedStep:
         self.max_plans = max_plans
         self._plans: OrderedDict = OrderedDict()
         self._replays = 0
+        self.replayed = 0
         self.eager_reason: str | None = None
         self.__wrapped__ = fn
 
@@ -116,9 +121,11 @@ class CapturedStep:
         if self.check_every is not None and self._replays % self.check_every == 0:
             return self._check(key, plan, args, kwargs, tensors, nodes)
         try:
-            return plan.run(tensors, nodes)
-        except Exception:
-            return self.fn(*args, **kwargs)   # eager raises eager's error
+            result = plan.run(tensors, nodes)
+        except Exception:   # a guard saw another value, or a kernel failed: eager decides
+            return self.fn(*args, **kwargs)   # (and raises eager's error)
+        self.replayed += 1
+        return result
 
     def _recording(self, args, kwargs, tensors, nodes):
         """Runs ``fn`` eagerly under a recording; returns (result, Plan or reason string)."""

@@ -10,6 +10,7 @@ constants — around those tensors.
 from __future__ import annotations
 
 import torch
+from torch.utils._pytree import tree_flatten
 
 from ..autodiff.gradients import Gradients
 from ..autodiff.graph import GRAD_IN_BACKWARD, Node
@@ -18,6 +19,15 @@ from ..tensor import Tensor
 from ._record import Const, Slot
 
 _TorchTensor = torch.Tensor
+
+
+class Diverged(Exception):
+    """A guard saw another value than the recording: this call must run eagerly."""
+
+
+def _in_range(indices, dim_size: int) -> bool:
+    low, high = torch.aminmax(indices)
+    return int(low) >= 0 and int(high) < dim_size
 
 
 class Unreplayable(Exception):
@@ -149,16 +159,29 @@ class Plan:
     def _kernels(entries, n_inputs: int, out_slots: list):
         src = _Source()
         last = {}
-        for pos, (_, targs, tkwargs, _, _) in enumerate(entries):
+        for pos, entry in enumerate(entries):
             used: list = []
-            _uses(targs, used)
-            _uses(tuple(tkwargs.values()), used)
+            if entry[0] in ("range", "equal"):
+                _uses(entry[1], used)
+            else:
+                _uses(entry[1], used)
+                _uses(tuple(entry[2].values()), used)
             for s in used:
                 last[s] = pos
         keep = set(out_slots) | set(range(n_inputs))
         lines = []
-        for pos, (func, targs, tkwargs, outs, shape) in enumerate(entries):
-            call = src.const(func._op, "k") + "(" + ", ".join(
+        for pos, entry in enumerate(entries):
+            if entry[0] == "range":
+                lines.append(f"if not _in_range({src.expr(entry[1])}, {entry[2]!r}): raise _Diverged")
+                lines += _dels(last, pos, keep, ())
+                continue
+            if entry[0] == "equal":
+                _, arg, name, value = entry
+                lines.append(f"if {src.expr(arg)}.{name}() != {src.const(value)}: raise _Diverged")
+                lines += _dels(last, pos, keep, ())
+                continue
+            func, targs, tkwargs, outs, shape = entry
+            call = src.const(getattr(func, "_op", func), "k") + "(" + ", ".join(
                 [src.expr(a) for a in targs] + [f"{k}={src.expr(v)}" for k, v in tkwargs.items()]
             ) + ")"
             new = [s for s in outs if s is not None and s >= 0]
@@ -167,17 +190,16 @@ class Plan:
                 lines.append(call)
             elif shape == "single":
                 lines.append(f"{names[0]} = {call}")
+            elif shape == "seq":
+                lines.append(f"{', '.join(names)}, = {call}")
             else:
                 lines.append(f"{', '.join(names)}, = _flat({call})")
-            dead = [s for s in new if s not in keep and last.get(s, -1) <= pos]
-            dead += [s for s, p in last.items() if p == pos and s not in keep and s not in new]
-            if dead:
-                lines.append("del " + ", ".join(f"v{s}" for s in sorted(set(dead))))
+            lines += _dels(last, pos, keep, new)
         ret = "".join(f"v{s}, " for s in out_slots)
         params = ", ".join(f"v{i}" for i in range(n_inputs))
         code = f"def kernels({params}):\n" + "".join(f"    {ln}\n" for ln in lines) + \
             f"    return ({ret})\n"
-        ns = {"_flat": _flat}
+        ns = {"_flat": _flat, "_in_range": _in_range, "_Diverged": Diverged}
         ns.update(src.consts)
         exec(compile(code, "<capture kernels>", "exec"), ns)
         fn = ns["kernels"]
@@ -190,11 +212,14 @@ class Plan:
         return self.build(outs, nodes)
 
 
+def _dels(last: dict, pos: int, keep: set, new: list) -> list:
+    """The release line after entry ``pos``: slots it made that nothing reads, and slots it
+    read last (never inputs or result slots)."""
+    dead = [s for s in new if s not in keep and last.get(s, -1) <= pos]
+    dead += [s for s, p in last.items() if p == pos and s not in keep and s not in new]
+    return ["del " + ", ".join(f"v{s}" for s in sorted(set(dead)))] if dead else []
+
+
 def _flat(out):
-    """A kernel's tensors in order (a nested result flattened)."""
-    if out.__class__ is tuple or out.__class__ is list:
-        if not any(o.__class__ in (tuple, list) for o in out):
-            return out
-        from torch.utils._pytree import tree_flatten
-        return tree_flatten(out)[0]
-    return (out,)
+    """A call's result flattened in the recording's order (nested or named tuples)."""
+    return tree_flatten(out)[0]

@@ -1,18 +1,32 @@
-"""Recording: every torch kernel a call runs, seen through a ``TorchDispatchMode``.
+"""Recording: every torch call a step makes, seen through a ``TorchFunctionMode``.
 
-Each kernel call becomes one entry ``(kernel, argument template, output slots)``. A template
-names a tensor by its *slot* (an input of the call, or an earlier kernel's output) or holds a
-constant (a tensor the call did not produce, such as a constant captured by ``fn``, or any
-non-tensor argument). A kernel whose result is a Python value (``.item()``, ``.tolist()``,
-comparisons read on the host) makes the recording data-dependent: it is marked unreplayable.
+The recording sits at torch's Python API (``torch.matmul``, ``Tensor.sum_to_size``,
+``torch.ops.aten.*_backward``...), the level burn_torch's op table and engine call, so a replay
+calls exactly what eager called (a dispatch-level recording would see composite functions
+decomposed differently than eager runs them, and lose bit-equality). Each call that returns
+tensors becomes one entry ``(function, argument template, output slots)``. A template names a
+tensor by its *slot* (an input of the call, or an earlier call's output) or holds a constant (a
+tensor the call did not produce, such as a constant captured by ``fn``, or any non-tensor
+argument). A call returning None (``__setitem__``) is an entry for its effect. Calls returning
+only metadata (shapes, dtypes, strides, ``numel``) are not entries;
+a call that reads tensor data on the host (``item``, ``tolist``, ``__bool__``...) makes the
+recording data-dependent: it is marked unreplayable.
 """
 from __future__ import annotations
 
+import threading
+
 import torch
-from torch.utils._python_dispatch import TorchDispatchMode
+from torch.overrides import TorchFunctionMode
 from torch.utils._pytree import tree_flatten
 
+from .. import validate
+
 _TorchTensor = torch.Tensor
+# calls that return a Python value computed from tensor *data*: replay could not see it
+HOST_READS = frozenset({"item", "tolist", "__bool__", "__int__", "__float__", "__index__",
+                        "__complex__", "equal", "allclose", "is_nonzero", "numpy", "__array__",
+                        "__format__", "__repr__", "__str__", "__reduce_ex__", "__getstate__"})
 
 
 class Slot:
@@ -52,7 +66,29 @@ class Const:
         return 0
 
 
-class Recording(TorchDispatchMode):
+# host reads replay can re-check: the same value means the step took the same path
+GUARDABLE = frozenset({"item", "__bool__", "__int__", "__float__", "__index__", "is_nonzero",
+                       "tolist"})
+# calls whose result's *shape* depends on tensor values: later shapes would go unguarded
+DATA_SHAPED = frozenset({"masked_select", "nonzero", "unique", "unique_consecutive",
+                         "argwhere", "nonzero_static", "repeat_interleave"})
+
+_active = threading.local()
+
+
+def _range_guard(indices, dim_size) -> None:
+    """``validate.range_guard`` while recording: the two host reads of an index range check
+    become one guard (``0 <= indices < dim_size``) the replay re-checks."""
+    rec = getattr(_active, "rec", None)
+    if rec is not None and rec.unreplayable is None:
+        rec.entries.append(("range", rec.template(indices), dim_size))
+        rec.covered_reads += 2
+
+
+validate.range_guard = _range_guard
+
+
+class Recording(TorchFunctionMode):
     """Records the kernels run while it is active. ``inputs``: the call's input storages
     (slots ``0..n-1``). After the call: ``entries``, ``slot_of`` (id of a live tensor → slot)
     and ``unreplayable`` (why replay cannot stand for this call, or None)."""
@@ -64,6 +100,15 @@ class Recording(TorchDispatchMode):
         self.n_slots = len(self.keep)
         self.entries: list = []
         self.unreplayable: str | None = None
+        self.covered_reads = 0
+
+    def __enter__(self):
+        _active.rec = self
+        return super().__enter__()
+
+    def __exit__(self, *exc):
+        _active.rec = None
+        return super().__exit__(*exc)
 
     def template(self, value):
         if isinstance(value, _TorchTensor):
@@ -76,7 +121,7 @@ class Recording(TorchDispatchMode):
             return value.__class__(self.template(v) for v in value)
         return Const(value)
 
-    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+    def __torch_function__(self, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}
         out = func(*args, **kwargs)
         if self.unreplayable is None:
@@ -84,12 +129,28 @@ class Recording(TorchDispatchMode):
         return out
 
     def _record(self, func, args, kwargs, out) -> None:
-        if func.namespace != "aten":
-            self.unreplayable = f"kernel {func} is not an aten kernel"
+        leaves, _ = tree_flatten(out)
+        if not any(isinstance(leaf, _TorchTensor) for leaf in leaves):
+            name = getattr(func, "__name__", "")
+            if name in HOST_READS:
+                if self.covered_reads:
+                    self.covered_reads -= 1         # part of a range guard
+                elif name in GUARDABLE and len(args) == 1 and not kwargs:
+                    # the step branched on this value: replay re-reads it and must see the same
+                    self.entries.append(("equal", self.template(args[0]), name, out))
+                else:
+                    self.unreplayable = (f"{name}() reads tensor data on the host: replay "
+                                         "could not see what the step does with it")
+                return
+            if out is not None:
+                return                      # metadata (shape, dtype, numel...): not a kernel
+            # None: a call for its effect (``out[idx] = values``): an entry without outputs
+        if getattr(func, "__name__", "") in DATA_SHAPED:
+            self.unreplayable = (f"{func.__name__}() gives a result whose shape depends on tensor "
+                                 "values")
             return
         targs = tuple(self.template(a) for a in args)
         tkwargs = {k: self.template(v) for k, v in kwargs.items()}
-        leaves, _ = tree_flatten(out)
         outs = []
         for leaf in leaves:
             if isinstance(leaf, _TorchTensor):
@@ -101,17 +162,15 @@ class Recording(TorchDispatchMode):
                     outs.append(s)
                 else:
                     outs.append(-1 - s)     # the same object as an earlier slot
-            elif leaf is not None:
-                self.unreplayable = (f"kernel {func} returned a Python value ({type(leaf).__name__})"
-                                     ": the call reads tensor data on the host")
-                return
             else:
-                outs.append(None)
-        shape = "single" if isinstance(out, _TorchTensor) else "seq"
+                outs.append(None)           # a non-tensor part of a mixed result
+        shape = "single" if isinstance(out, _TorchTensor) or out is None else (
+            "seq" if out.__class__ in (tuple, list) and len(leaves) == len(out) else "tree")
         self.entries.append((func, targs, tkwargs, tuple(outs), shape))
 
 
 def signature(entries) -> tuple:
-    """What two recordings must share to be the same plan (kernels, wiring, constants)."""
-    return tuple((func, targs, tuple(sorted(tkwargs.items())), outs)
-                 for func, targs, tkwargs, outs, _ in entries)
+    """What two recordings must share to be the same plan (kernels, wiring, constants,
+    guards; not the values guards read)."""
+    return tuple(e[:3] if e[0] in ("range", "equal") else
+                 (e[0], e[1], tuple(sorted(e[2].items())), e[3]) for e in entries)
