@@ -306,7 +306,9 @@ def test_bucketed_gradients_equal_per_parameter_ones_in_one_all_reduce(launches,
         got = res["gradients"]
         assert got["bucketed_reduces"] == 1, f"rank {rank}: {got['bucketed_reduces']} all-reduces"
         for name, g in got["grads"].items():
-            assert torch.equal(got["bucketed"][name], g), f"rank {rank}, {name}"
+            # gloo sums a long buffer in chunks: the order of the three ranks' terms may differ
+            diff = (got["bucketed"][name] - g).abs().max().item()
+            assert diff <= 1e-6, f"rank {rank}, {name}: off by {diff}"
 
 
 def test_buckets_group_consecutive_parameters_up_to_the_cap_by_dtype():
