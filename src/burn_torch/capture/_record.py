@@ -74,6 +74,7 @@ DATA_SHAPED = frozenset({"masked_select", "nonzero", "unique", "unique_consecuti
                          "argwhere", "nonzero_static", "repeat_interleave"})
 
 _active = threading.local()
+_set_grad = torch._C._set_grad_enabled
 
 
 def _range_guard(indices, dim_size) -> None:
@@ -142,8 +143,9 @@ class Recording(TorchFunctionMode):
                     self.unreplayable = (f"{name}() reads tensor data on the host: replay "
                                          "could not see what the step does with it")
                 return
-            if out is not None:
-                return                      # metadata (shape, dtype, numel...): not a kernel
+            if out is not None or func is _set_grad:
+                return                      # metadata (shape, dtype, numel...), grad mode: the
+                                            # replay's tensors never require grad
             # None: a call for its effect (``out[idx] = values``): an entry without outputs
         if getattr(func, "__name__", "") in DATA_SHAPED:
             self.unreplayable = (f"{func.__name__}() gives a result whose shape depends on tensor "
