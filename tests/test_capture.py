@@ -160,6 +160,18 @@ def test_passing_one_tensor_twice_records_again():
     assert step.plans == 2 and step.replayed == 0 and _bits(got, fn(x, x, w))
 
 
+def test_a_call_with_an_object_argument_runs_eagerly():
+    class Holder:
+        def __init__(self, w):
+            self.w = w
+    fn = lambda x, h: [h.w.grad((x @ h.w).sum().backward())]  # noqa: E731
+    step = capture(fn)
+    for seed in range(2):
+        x, h = _const(2, 3, seed=seed), Holder(_leaf(3, 4, seed=seed))
+        assert _bits(step(x, h), fn(x, h))
+    assert step.plans == 0 and step.replayed == 0
+
+
 def test_a_leaf_not_passed_as_argument_makes_the_step_eager():
     hidden = _leaf(3, 4)
     step = capture(lambda x: (x @ hidden).sum().backward())

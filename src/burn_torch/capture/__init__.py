@@ -29,6 +29,9 @@ What replay cannot see (as with CUDA graphs):
 - **Tensors ``fn`` reads from outside its arguments** (closures, globals) are constants of the
   plan: pass every value that changes between calls as an argument. A gradient-retaining leaf
   reached by backward that is not an argument makes the function unreplayable.
+- **Arguments other than tensors and plain values** (a ``Module``, a ``Gradients``
+  container, an optimizer): such calls run eagerly. Pass parameter tensors (lists of them) to
+  capture a training step.
 - **Results with a live graph** (a tracked tensor returned before its backward ran) cannot be
   replayed: such a function runs eagerly every call.
 

@@ -2,7 +2,8 @@
 recorded plan fits them.
 
 A call's arguments are walked (tuples, lists and dicts are entered; public Tensors and torch
-tensors are inputs; anything else is a constant that must compare equal). The key holds, per
+tensors are inputs; plain values — None, numbers, strings, enums, dtypes, devices — are
+constants that must compare equal; any other object, such as a Module, makes the call eager). The key holds, per
 input tensor, its shape, strides, dtype, device, autodiff strategy and graph role (untracked,
 or a gradient-retaining leaf), plus which inputs are the same object, plus the constants; two
 calls with equal keys run the same kernels on the same kinds of values (as long as ``fn`` has
@@ -10,12 +11,16 @@ no data-dependent or hidden Python state, see ``burn_torch.capture``).
 """
 from __future__ import annotations
 
+import enum
+
 import torch
 
 from ..autodiff.graph import Node
 from ..tensor import Tensor
 
 _TorchTensor = torch.Tensor
+_VALUES = frozenset({type(None), bool, int, float, complex, str, bytes, slice, torch.dtype,
+                     torch.device, torch.Size})
 
 
 class NotReplayable(Exception):
@@ -57,8 +62,8 @@ def flatten(args, tensors: list, nodes: list, ids: dict) -> tuple:
         return (cls, *[flatten(a, tensors, nodes, ids) for a in args])
     if cls is dict:
         return (dict, *[(k, flatten(v, tensors, nodes, ids)) for k, v in args.items()])
-    try:
-        hash(args)
-    except TypeError:
-        raise NotReplayable(f"an argument of type {cls.__name__} is not hashable") from None
-    return (cls, args)
+    if cls in _VALUES or isinstance(args, enum.Enum):
+        return (cls, args)
+    # other objects (a Module, a Gradients container, an optimizer) would key by identity: a
+    # new one every step would record every call; they run eagerly
+    raise NotReplayable(f"an argument of type {cls.__name__} is not a tensor or a plain value")
