@@ -148,7 +148,7 @@ class Plan:
         self.signature_entries = rec.entries
         self.out_slots = list(template.slots)
         self.n_inputs = len(input_nodes)
-        self.kernels = self._kernels(rec.entries, self.n_inputs, self.out_slots)
+        self.kernels = self._kernels(rec.entries, rec.grad_modes, self.n_inputs, self.out_slots)
         ns = {"_wrap": wrap, "_Gradients": Gradients, "_consumed": _consumed}
         ns.update(template.src.consts)
         exec(compile(f"def build(o, n):\n    return {body}\n", "<capture build>", "exec"), ns)
@@ -156,7 +156,7 @@ class Plan:
         self.cuda_graph = None
 
     @staticmethod
-    def _kernels(entries, n_inputs: int, out_slots: list):
+    def _kernels(entries, grad_modes: list, n_inputs: int, out_slots: list):
         src = _Source()
         last = {}
         for pos, entry in enumerate(entries):
@@ -170,7 +170,11 @@ class Plan:
                 last[s] = pos
         keep = set(out_slots) | set(range(n_inputs))
         lines = []
+        mode = None
         for pos, entry in enumerate(entries):
+            if grad_modes[pos] != mode:      # the grad mode each call ran under, as eager
+                mode = grad_modes[pos]
+                lines.append(f"_set_grad({mode})")
             if entry[0] == "range":
                 lines.append(f"if not _in_range({src.expr(entry[1])}, {entry[2]!r}): raise _Diverged")
                 lines += _dels(last, pos, keep, ())
@@ -197,9 +201,11 @@ class Plan:
             lines += _dels(last, pos, keep, new)
         ret = "".join(f"v{s}, " for s in out_slots)
         params = ", ".join(f"v{i}" for i in range(n_inputs))
-        code = f"def kernels({params}):\n" + "".join(f"    {ln}\n" for ln in lines) + \
-            f"    return ({ret})\n"
-        ns = {"_flat": _flat, "_in_range": _in_range, "_Diverged": Diverged}
+        code = (f"def kernels({params}):\n    _prev = _grad_enabled()\n    try:\n"
+                + "".join(f"        {ln}\n" for ln in lines)
+                + f"        return ({ret})\n    finally:\n        _set_grad(_prev)\n")
+        ns = {"_flat": _flat, "_in_range": _in_range, "_Diverged": Diverged,
+              "_set_grad": torch._C._set_grad_enabled, "_grad_enabled": torch.is_grad_enabled}
         ns.update(src.consts)
         exec(compile(code, "<capture kernels>", "exec"), ns)
         fn = ns["kernels"]

@@ -75,6 +75,7 @@ DATA_SHAPED = frozenset({"masked_select", "nonzero", "unique", "unique_consecuti
 
 _active = threading.local()
 _set_grad = torch._C._set_grad_enabled
+_grad_enabled = torch.is_grad_enabled
 
 
 def _range_guard(indices, dim_size) -> None:
@@ -82,7 +83,7 @@ def _range_guard(indices, dim_size) -> None:
     become one guard (``0 <= indices < dim_size``) the replay re-checks."""
     rec = getattr(_active, "rec", None)
     if rec is not None and rec.unreplayable is None:
-        rec.entries.append(("range", rec.template(indices), dim_size))
+        rec.add(("range", rec.template(indices), dim_size))
         rec.covered_reads += 2
 
 
@@ -102,6 +103,7 @@ class Recording(TorchFunctionMode):
         self.entries: list = []
         self.unreplayable: str | None = None
         self.covered_reads = 0
+        self.grad_modes: list = []        # torch's grad mode at each entry (kernels may branch on it)
 
     def __enter__(self):
         _active.rec = self
@@ -138,7 +140,7 @@ class Recording(TorchFunctionMode):
                     self.covered_reads -= 1         # part of a range guard
                 elif name in GUARDABLE and len(args) == 1 and not kwargs:
                     # the step branched on this value: replay re-reads it and must see the same
-                    self.entries.append(("equal", self.template(args[0]), name, out))
+                    self.add(("equal", self.template(args[0]), name, out))
                 else:
                     self.unreplayable = (f"{name}() reads tensor data on the host: replay "
                                          "could not see what the step does with it")
@@ -168,7 +170,11 @@ class Recording(TorchFunctionMode):
                 outs.append(None)           # a non-tensor part of a mixed result
         shape = "single" if isinstance(out, _TorchTensor) or out is None else (
             "seq" if out.__class__ in (tuple, list) and len(leaves) == len(out) else "tree")
-        self.entries.append((func, targs, tkwargs, tuple(outs), shape))
+        self.add((func, targs, tkwargs, tuple(outs), shape))
+
+    def add(self, entry) -> None:
+        self.entries.append(entry)
+        self.grad_modes.append(_grad_enabled())
 
 
 def signature(entries) -> tuple:
