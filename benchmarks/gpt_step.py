@@ -8,7 +8,7 @@ embedding, cross-entropy over every position. Layer norm is written out (mean an
 the last dim, weight and bias) on both sides; dropout is off (nanoGPT's default 0.0). Both
 sides start from the same weights; the gradients are checked to agree before timing. Prints
 per-size times (µs, min over interleaved rounds) and the ratio burn_torch / torch autograd
-(target: <= 1.0 at every size).
+(target: <= 1.0 at every size), and the same step through ``burn_torch.capture``.
 
 Usage: python benchmarks/gpt_step.py [--quick] [--threads N]
 """
@@ -20,6 +20,7 @@ import torch.nn.functional as F
 from burn_torch import Bool, Device, Int, Tensor, nn
 from burn_torch import module_ops
 from burn_torch.activation import gelu
+from burn_torch.capture import capture
 
 from _harness import main, run
 
@@ -132,9 +133,11 @@ def bench(B: int, T: int, D: int, H: int, V: int, rounds: int, inner: int):
     params, linear = make_params(T, D, V)
     t_params = [p.clone().requires_grad_(True) for p in params]
     args = burn_inputs(idx, targets, params, linear)
+    captured = capture(burn_step)
     return run(lambda: torch_step(idx, targets, t_params, H),
                lambda: to_torch_layout(burn_step(*args, H), linear), rounds, inner,
-               tolerance=1e-4)
+               tolerance=1e-4,
+               captured_step=lambda: to_torch_layout(captured(*args, H), linear))
 
 
 if __name__ == "__main__":

@@ -8,7 +8,7 @@ a step runs in milliseconds here. burn_torch is ported as a user would: ``module
 ``max_pool2d``, ``linear``, ``activation.log_softmax`` and the nll as ``-gather(...).mean()``.
 Both sides start from the same weights; gradients are checked to agree before timing. Prints
 per-size times (µs, min over interleaved rounds) and the ratio burn_torch / torch autograd
-(target: <= 1.0 at every size).
+(target: <= 1.0 at every size), and the same step through ``burn_torch.capture``.
 
 Usage: python benchmarks/mnist_cnn_step.py [--quick] [--threads N]
 """
@@ -20,6 +20,7 @@ import torch.nn.functional as F
 from burn_torch import Device, Int, Tensor
 from burn_torch import module_ops
 from burn_torch.activation import log_softmax, relu
+from burn_torch.capture import capture
 
 from _harness import main, run
 
@@ -84,8 +85,10 @@ def bench(B: int, c1: int, c2: int, hidden: int, rounds: int, inner: int):
     params = make_params(c1, c2, hidden)
     t_params = [p.clone().requires_grad_(True) for p in params]
     args = burn_inputs(x, labels, params)
+    captured = capture(burn_step)
     return run(lambda: torch_step(x, labels, t_params),
-               lambda: to_torch_layout(burn_step(*args)), rounds, inner, tolerance=1e-4)
+               lambda: to_torch_layout(burn_step(*args)), rounds, inner, tolerance=1e-4,
+               captured_step=lambda: to_torch_layout(captured(*args)))
 
 
 if __name__ == "__main__":
