@@ -265,11 +265,19 @@ class GradientSync(hooks.BackwardHook):
         where = self.where
         flags = torch.stack([bufs[b][o + leaf.shape.numel()]
                              for leaf, (b, o) in zip(self.leaves, where)]).tolist()
-        for leaf, (b, o), count in zip(self.leaves, where, flags):
-            if count > 0:
-                n = leaf.shape.numel()
-                # a fresh tensor: the container must not keep the whole bucket alive
-                result[leaf.id] = bufs[b][o:o + n].div(world).view(leaf.shape)
+        for b, members in enumerate(self.buckets):
+            buf = bufs[b]
+            for i in members:
+                leaf = self.leaves[i]
+                if flags[i] > 0:
+                    o = where[i][1]
+                    n = leaf.shape.numel()
+                    seg = buf[o:o + n]
+                    # a bucket of one: its own buffer, averaged in place (as per parameter);
+                    # shared: a fresh tensor, so the container does not keep the bucket alive
+                    result[leaf.id] = (seg.div_(world) if len(members) == 1 else
+                                       seg.div(world)).view(leaf.shape)
+            bufs[b] = None  # at most one shared bucket is copied at a time
 
 
 def _check(nodes, leaves: list, backend: str) -> None:
