@@ -4,12 +4,14 @@ A benchmark gives two step functions that each run one training step (forward, l
 and return the gradients they produced. :func:`run` first guards correctness (the two sides'
 gradients must agree), then times the sides interleaved in one process (round after round, each
 round running ``inner`` steps of torch then ``inner`` of burn_torch, after warm-up steps) and
-reports per-step medians. :func:`main` parses the common flags and prints one table row per size.
+reports, per side, the fastest round's time per step (the minimum over rounds: on a loaded
+machine the noise only ever adds time). :func:`main` parses the common flags and prints one
+table row per size; :func:`time_sides` times any number of sides the same way (a benchmark with
+a captured-step column uses it).
 """
 from __future__ import annotations
 
 import argparse
-import statistics
 import time
 from typing import Callable, Iterable, Sequence
 
@@ -21,38 +23,53 @@ def max_abs_diff(torch_grads: Sequence[torch.Tensor], burn_grads: Sequence[torch
     return max((a - b).abs().max().item() for a, b in zip(torch_grads, burn_grads, strict=True))
 
 
+def time_sides(steps: Sequence[Callable[[], object]], rounds: int, inner: int,
+               warmup: int = 2) -> list[float]:
+    """Seconds per step of each side: the minimum over ``rounds`` rounds, each round running
+    ``inner`` steps of every side in turn (so load changes hit all sides alike)."""
+    for _ in range(warmup):
+        for step in steps:
+            step()
+    best = [float("inf")] * len(steps)
+    clock = time.perf_counter
+    for _ in range(rounds):
+        for i, step in enumerate(steps):
+            t0 = clock()
+            for _ in range(inner):
+                step()
+            best[i] = min(best[i], (clock() - t0) / inner)
+    return best
+
+
 def time_interleaved(torch_step: Callable[[], object], burn_step: Callable[[], object],
                      rounds: int, inner: int, warmup: int = 2) -> tuple[float, float]:
-    """Median seconds per step of each side, timed in alternating blocks of ``inner`` steps."""
-    for _ in range(warmup):
-        torch_step()
-        burn_step()
-    times_t, times_b = [], []
-    for _ in range(rounds):
-        t0 = time.perf_counter()
-        for _ in range(inner):
-            torch_step()
-        t1 = time.perf_counter()
-        for _ in range(inner):
-            burn_step()
-        t2 = time.perf_counter()
-        times_t.append((t1 - t0) / inner)
-        times_b.append((t2 - t1) / inner)
-    return statistics.median(times_t), statistics.median(times_b)
+    """Seconds per step of each side (see :func:`time_sides`)."""
+    tt, tb = time_sides((torch_step, burn_step), rounds, inner, warmup)
+    return tt, tb
 
 
 def run(torch_step: Callable[[], Sequence[torch.Tensor]],
         burn_step: Callable[[], Sequence[torch.Tensor]], rounds: int, inner: int,
-        tolerance: float) -> tuple[float, float, float]:
-    """Guards then times one configuration; returns (torch median s, burn median s, max diff).
+        tolerance: float, captured_step: Callable[[], Sequence[torch.Tensor]] | None = None
+        ) -> tuple:
+    """Guards then times one configuration; returns (torch s, burn s, max diff) per step, and
+    the captured step's s as a fourth entry when ``captured_step`` is given.
 
     Each step returns its gradients as torch tensors, in the same order and layout on both sides.
-    Raises AssertionError when they differ by ``tolerance`` or more.
+    Raises AssertionError when they differ by ``tolerance`` or more, or when the captured step's
+    gradients (checked on its replay, after the recording call) are not bit-equal to eager's.
     """
     worst = max_abs_diff(torch_step(), burn_step())
     assert worst < tolerance, f"gradients disagree by {worst} (tolerance {tolerance})"
-    tt, tb = time_interleaved(torch_step, burn_step, rounds, inner)
-    return tt, tb, worst
+    if captured_step is None:
+        tt, tb = time_interleaved(torch_step, burn_step, rounds, inner)
+        return tt, tb, worst
+    captured_step()  # the recording call
+    eager = burn_step()
+    assert all(torch.equal(a, b) for a, b in zip(eager, captured_step(), strict=True)), \
+        "captured replay is not bit-equal to eager"
+    tt, tb, tc = time_sides((torch_step, burn_step, captured_step), rounds, inner)
+    return tt, tb, worst, tc
 
 
 def main(description: str, label: str, sizes: Iterable, bench: Callable[..., tuple],
@@ -69,12 +86,21 @@ def main(description: str, label: str, sizes: Iterable, bench: Callable[..., tup
     if args.threads:
         torch.set_num_threads(args.threads)
     print(f"torch {torch.__version__}, {torch.get_num_threads()} threads")
-    print(f"{label:>18} | {'torch autograd':>14} | {'burn_torch':>11} | {'ratio':>6} | "
-          f"max|grad diff|")
+    rows = []
     rounds = 5 if args.quick else 21
     for size in sizes:
         inner = max(1, min(200, int(2e8 // max(work(*size), 1))))
-        tt, tb, worst = bench(*size, rounds=rounds, inner=inner)
+        rows.append((size, bench(*size, rounds=rounds, inner=inner)))
+        if len(rows) == 1:
+            captured = len(rows[0][1]) == 4
+            print(f"{label:>18} | {'torch autograd':>14} | {'burn_torch':>11} | {'ratio':>6} | "
+                  + (f"{'captured':>11} | {'ratio':>6} | " if captured else "")
+                  + "max|grad diff|")
+        tt, tb, worst = rows[-1][1][:3]
         name = ",".join(str(s) for s in size)
+        extra = ""
+        if captured:
+            tc = rows[-1][1][3]
+            extra = f"{tc * 1e6:8.1f} µs | {tc / tt:6.3f} | "
         print(f"{name:>18} | {tt * 1e6:11.1f} µs | {tb * 1e6:8.1f} µs | {tb / tt:6.3f} | "
-              f"{worst:.1e}", flush=True)
+              f"{extra}{worst:.1e}", flush=True)

@@ -5,7 +5,8 @@ cross-entropy loss on a batch of B images of C x S x S, backward, and the gradie
 weight and bias read out. burn_torch uses ``module_ops`` (Burn's layouts) and
 ``nn.CrossEntropyLoss`` (one fused step for logits and class indices); torch autograd uses
 ``torch.nn.functional`` (conv2d, relu, max_pool2d, linear, cross_entropy). Prints per-size
-medians (µs) and the ratio burn_torch / torch autograd (target: <= 1.0 at every size).
+times (µs, min over interleaved rounds) and the ratio burn_torch / torch autograd (target: <= 0.95 at every size), then the same step through
+``burn_torch.capture`` (replayed after one recording call; target <= 0.8 at the smallest size).
 
 Usage: python benchmarks/cnn_step.py [--quick] [--threads N]
 """
@@ -17,6 +18,8 @@ import torch.nn.functional as F
 from burn_torch import Device, Tensor, nn
 from burn_torch import module_ops
 from burn_torch.activation import relu
+
+from burn_torch.capture import capture
 
 from _harness import main, run
 
@@ -71,12 +74,14 @@ def bench(B: int, C: int, S: int, K: int, rounds: int, inner: int):
     bx = Tensor.from_data(xt, Device.cpu())
     b_labels = Tensor.from_data(labels, Device.cpu())
 
-    def burn_grads():
-        g = [t.to_torch() for t in burn_step(bx, b_labels, b_params)]
+    captured = capture(burn_step)
+
+    def burn_grads(step=burn_step):
+        g = [t.to_torch() for t in step(bx, b_labels, b_params)]
         return g[:4] + [g[4].t(), g[5]]  # back to torch's layout for the comparison
 
     return run(lambda: torch_step(xt, labels, t_params), burn_grads, rounds, inner,
-               tolerance=1e-4)
+               tolerance=1e-4, captured_step=lambda: burn_grads(captured))
 
 
 if __name__ == "__main__":

@@ -8,8 +8,9 @@ read out. burn_torch uses ``module_ops.linear`` / ``module_ops.attention`` (Burn
 ``mean_dim``, ``activation.gelu`` and ``nn.CrossEntropyLoss`` (one fused step for logits and
 class indices); torch autograd uses the same
 layer-norm formula with ``mean``, ``F.linear``, ``F.scaled_dot_product_attention``, ``F.gelu``
-and ``F.cross_entropy``. Prints per-size medians
-(µs) and the ratio burn_torch / torch autograd (target: <= 1.0 at every size).
+and ``F.cross_entropy``. Prints per-size times
+(µs, min over interleaved rounds) and the ratio burn_torch / torch autograd (target: <= 0.95 at every size), then the same step through
+``burn_torch.capture`` (replayed after one recording call; target <= 0.8 at the smallest size).
 
 Usage: python benchmarks/transformer_step.py [--quick] [--threads N]
 """
@@ -21,6 +22,8 @@ import torch.nn.functional as F
 from burn_torch import Device, Tensor, nn
 from burn_torch import module_ops
 from burn_torch.activation import gelu
+
+from burn_torch.capture import capture
 
 from _harness import main, run
 
@@ -100,12 +103,14 @@ def bench(B: int, L: int, D: int, H: int, V: int, rounds: int, inner: int):
     bx = Tensor.from_data(xt, Device.cpu())
     b_labels = Tensor.from_data(labels.reshape(-1), Device.cpu())
 
-    def burn_grads():
-        g = [t.to_torch() for t in burn_step(bx, b_labels, b_params, H)]
+    captured = capture(burn_step)
+
+    def burn_grads(step=burn_step):
+        g = [t.to_torch() for t in step(bx, b_labels, b_params, H)]
         return [t.t() if i % 2 == 0 else t for i, t in enumerate(g)]
 
     return run(lambda: torch_step(xt, labels, t_params, H), burn_grads, rounds, inner,
-               tolerance=1e-4)
+               tolerance=1e-4, captured_step=lambda: burn_grads(captured))
 
 
 if __name__ == "__main__":

@@ -19,3 +19,7 @@ def no_gc():
     finally:
         if was:
             gc.enable()
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "cuda: needs a CUDA device (scripts/gpu-check runs these)")

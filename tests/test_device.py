@@ -11,7 +11,13 @@ from helpers import BALANCED, DISABLED
 _MPS = getattr(torch.backends, "mps", None)
 HAS_CUDA = torch.cuda.is_available()
 HAS_MPS = _MPS is not None and _MPS.is_available()
-needs_cuda = pytest.mark.skipif(not HAS_CUDA, reason="needs a CUDA device")
+
+
+def needs_cuda(test):
+    """Marks a test ``cuda`` (``scripts/gpu-check`` runs ``-m cuda``) and skips it without one."""
+    return pytest.mark.cuda(pytest.mark.skipif(not HAS_CUDA, reason="needs a CUDA device")(test))
+
+
 needs_mps = pytest.mark.skipif(not HAS_MPS, reason="needs an Apple MPS device")
 
 

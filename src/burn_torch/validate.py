@@ -29,6 +29,10 @@ from typing import Any, Sequence
 
 import torch
 
+# Set by ``burn_torch.capture`` while it records a step: ``range_guard(indices, dim_size)`` notes
+# that the host reads of the range check below are a guard replay must re-check (None otherwise).
+range_guard = None
+
 
 def _at_least(minimum: int) -> str:
     return {0: "non-negative", 1: "positive (at least 1)"}.get(minimum, f"at least {minimum}")
@@ -136,6 +140,8 @@ def indices_in_range(op: str, d: int, indices: torch.Tensor, dim_size: int,
     stream, and torch's own device assertion applies."""
     if indices.device.type != "cpu" or not indices.numel():
         return
+    if range_guard is not None:
+        range_guard(indices, dim_size)
     low, high = torch.aminmax(indices)
     low, high = int(low), int(high)
     if low < 0 or high >= dim_size:

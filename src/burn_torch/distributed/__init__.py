@@ -16,12 +16,14 @@ all-reduces with the rest of backward (see ``sync``)::
 ``init``/``shutdown``/``rank``/``world_size``/``local_rank``/``barrier``: the process group
 (``process``); ``shard``/``ShardSampler``: splitting data (``sharding``); ``broadcast_module``:
 equal replicas (``replica``); ``Tensor.set_distributed`` / ``Module.distributed()``: marking
-(``burn_torch.autodiff.distributed_leaf``). Misuse raises :class:`DistributedError`, an ``AutodiffError``.
+(``burn_torch.autodiff.distributed_leaf``); ``bucket_cap_mb``/``set_bucket_cap_mb``: how many MiB
+of gradients share one all-reduce (``sync``). Misuse raises :class:`DistributedError`, an ``AutodiffError``.
 """
 from .sharding import ShardSampler, shard
 from ..errors import DistributedError
 from .process import barrier, init, is_initialized, local_rank, rank, shutdown, world_size
 from .replica import broadcast_module
+from .sync import bucket_cap_mb, set_bucket_cap_mb
 
 __all__ = ["init", "shutdown", "is_initialized", "rank", "world_size", "local_rank", "barrier",
-           "shard", "ShardSampler", "broadcast_module", "DistributedError"]
+           "shard", "ShardSampler", "broadcast_module", "DistributedError", "bucket_cap_mb", "set_bucket_cap_mb"]

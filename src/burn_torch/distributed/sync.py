@@ -18,11 +18,15 @@ module is imported; the engine does not know about it.
    checked before the first gradient collective: ranks that disagree all raise, instead of
    exchanging mismatched tensors. Each distributed leaf is moved to run right after its last
    consumer, so the engine hands its gradient over (:meth:`GradientSync.submit`) once complete.
-3. *Launch*: a gradient is copied into a buffer with one extra element, 1 (this rank has a
-   gradient) or 0, and all-reduced (SUM, ``async_op=True``). Buffers launch strictly in list
-   order, each once it and all before it are ready; a parameter this rank did not reach is a
-   zero buffer, ready from the start, so parameters reached a different number of times (or
-   not at all) on different ranks still pair up.
+3. *Launch*: consecutive parameters of the sync list share a *bucket* (one flat buffer, one
+   all-reduce) up to :func:`bucket_cap_mb` megabytes (DDP's default, 25; 0: one all-reduce per
+   parameter; a parameter larger than the cap has its own bucket; a bucket holds one dtype).
+   The buckets follow from the sync list and the cap, which is part of the signature, so every
+   rank builds the same ones. A gradient is copied into its segment of the bucket, followed by
+   one flag element, 1 (this rank has a gradient) or 0, and each bucket is all-reduced (SUM,
+   ``async_op=True``) strictly in order, once it and all before it are ready; a parameter this
+   rank did not reach is a zero segment, ready from the start, so parameters reached a
+   different number of times (or not at all) on different ranks still pair up.
 4. *Finish*: launch what is left (a reached leaf that got no gradient sends zeros), wait for
    every all-reduce, divide by the world size, and put each parameter some rank had a gradient
    for into the container: the full-batch average, the same on every rank.
@@ -44,7 +48,43 @@ from ..autodiff import hooks
 from ..autodiff.distributed_leaf import DistributedLeaf, registry
 from ..errors import DistributedError
 
-__all__ = ["registry", "GradientSync", "signature", "agree"]
+__all__ = ["registry", "GradientSync", "signature", "agree", "bucket_cap_mb", "set_bucket_cap_mb"]
+
+_bucket_cap = [25 * 1024 * 1024]  # bytes
+
+
+def bucket_cap_mb() -> float:
+    """The bucket size of the gradient all-reduce, in MiB (default 25, as DDP)."""
+    return _bucket_cap[0] / (1024 * 1024)
+
+
+def set_bucket_cap_mb(mb: float) -> None:
+    """Sets the bucket size in MiB (0: one all-reduce per parameter). Every rank must use the
+    same value (a mismatch is detected by the signature check). Raises TypeError for a non-number,
+    ValueError for a negative or non-finite one."""
+    if isinstance(mb, bool) or not isinstance(mb, (int, float)):
+        raise TypeError(f"set_bucket_cap_mb: mb must be a number, got {type(mb).__name__}")
+    if not mb >= 0 or mb == float("inf"):
+        raise ValueError(f"set_bucket_cap_mb: mb must be finite and >= 0, got {mb!r}")
+    _bucket_cap[0] = int(mb * 1024 * 1024)
+
+
+def buckets(leaves: list, cap: int) -> list[list[int]]:
+    """Indices of ``leaves`` grouped into consecutive buckets of at most ``cap`` bytes of
+    gradient (one dtype per bucket; a larger leaf is alone in its bucket)."""
+    out: list[list[int]] = []
+    size = 0
+    dtype = None
+    for i, leaf in enumerate(leaves):
+        nbytes = leaf.shape.numel() * leaf.dtype.itemsize
+        if out and leaf.dtype == dtype and size + nbytes <= cap:
+            out[-1].append(i)
+            size += nbytes
+        else:
+            out.append([i])
+            size = nbytes
+            dtype = leaf.dtype
+    return out
 
 
 def _sync_key(leaf: DistributedLeaf):
@@ -90,7 +130,8 @@ class GradientSync(hooks.BackwardHook):
     A pass that reaches no distributed leaf runs as a plain backward: every later method is then
     a no-op."""
 
-    __slots__ = ("device", "last", "leaves", "index", "bufs", "works", "next", "sig", "agreement")
+    __slots__ = ("device", "last", "leaves", "index", "bufs", "works", "next", "sig", "agreement",
+                 "buckets", "where", "pending")
 
     def __init__(self, loss_device: torch.device) -> None:
         self.device = loss_device
@@ -135,10 +176,23 @@ class GradientSync(hooks.BackwardHook):
                   if pid not in ids and leaf.device.type == backend]
         self.leaves = leaves = sorted([*reached, *others], key=_sync_key)
         self.index = {leaf: i for i, leaf in enumerate(leaves) if leaf in reached}
-        self.bufs = [None if leaf in reached else _zeros(leaf) for leaf in leaves]
+        cap = _bucket_cap[0]
+        self.buckets = groups = buckets(leaves, cap)
+        self.where = where = [None] * len(leaves)   # leaf index -> (bucket, offset)
+        self.bufs = []
+        self.pending = []
+        for b, members in enumerate(groups):
+            offset = 0
+            for i in members:
+                where[i] = (b, offset)
+                offset += leaves[i].shape.numel() + 1
+            self.bufs.append(torch.zeros(offset, dtype=leaves[members[0]].dtype,
+                                         device=leaves[members[0]].device))
+            self.pending.append(sum(1 for i in members if leaves[i] in reached))
         self.works = []
         self.next = 0
-        self.sig = signature((leaf.param_id.val, tuple(leaf.shape), leaf.dtype) for leaf in leaves)
+        self.sig = signature([cap, *((leaf.param_id.val, tuple(leaf.shape), leaf.dtype)
+                                     for leaf in leaves)])
         try:
             self.agreement = _launch_agreement(self.sig, self.device)
         except RuntimeError as e:
@@ -154,25 +208,29 @@ class GradientSync(hooks.BackwardHook):
         i = self.index.get(leaf)
         if i is None:
             return False
-        buf = torch.empty(grad.numel() + 1, dtype=leaf.dtype, device=grad.device)
-        buf[:-1].view(grad.shape).copy_(grad)
-        buf[-1] = 1
-        self.bufs[i] = buf
+        b, offset = self.where[i]
+        n = grad.numel()
+        seg = self.bufs[b][offset:offset + n + 1]
+        seg[:-1].view(grad.shape).copy_(grad)
+        seg[-1] = 1
+        self.pending[b] -= 1
         self._launch_ready()
         return True
 
     def _launch_ready(self) -> None:
         bufs = self.bufs
-        i = self.next
-        while i < len(bufs) and bufs[i] is not None:
-            if i == 0:
+        pending = self.pending
+        b = self.next
+        while b < len(bufs) and pending[b] == 0:
+            if b == 0:
                 self._check_agreement()
             try:
-                self.works.append(dist.all_reduce(bufs[i], async_op=True))
+                self.works.append(dist.all_reduce(bufs[b], async_op=True))
             except RuntimeError as e:
-                raise failure(e, f"launching the all-reduce of {self.leaves[i].name}") from e
-            i += 1
-        self.next = i
+                names = ", ".join(self.leaves[i].name for i in self.buckets[b])
+                raise failure(e, f"launching the all-reduce of {names}") from e
+            b += 1
+        self.next = b
 
     def _check_agreement(self) -> None:
         buf, work = self.agreement
@@ -195,25 +253,31 @@ class GradientSync(hooks.BackwardHook):
         if not self.last:
             return
         bufs = self.bufs
-        for i, leaf in enumerate(self.leaves):
-            if bufs[i] is None:
-                bufs[i] = _zeros(leaf)
+        self.pending = [0] * len(bufs)   # reached leaves that got no gradient send zeros
         self._launch_ready()
-        for leaf, work in zip(self.leaves, self.works):
+        for members, work in zip(self.buckets, self.works):
             try:
                 work.wait()
             except RuntimeError as e:
-                raise failure(e, f"averaging the gradient of {leaf.name}") from e
+                names = ", ".join(self.leaves[i].name for i in members)
+                raise failure(e, f"averaging the gradient of {names}") from e
         world = dist.get_world_size()
-        had_grad = torch.stack([b[-1] for b in bufs]).tolist()
-        for leaf, buf, count in zip(self.leaves, bufs, had_grad):
-            if count > 0:
-                result[leaf.id] = buf[:-1].view(leaf.shape).div_(world)
-
-
-def _zeros(leaf: DistributedLeaf) -> torch.Tensor:
-    """The buffer of a parameter this rank has no gradient for."""
-    return torch.zeros(leaf.shape.numel() + 1, dtype=leaf.dtype, device=leaf.device)
+        where = self.where
+        flags = torch.stack([bufs[b][o + leaf.shape.numel()]
+                             for leaf, (b, o) in zip(self.leaves, where)]).tolist()
+        for b, members in enumerate(self.buckets):
+            buf = bufs[b]
+            for i in members:
+                leaf = self.leaves[i]
+                if flags[i] > 0:
+                    o = where[i][1]
+                    n = leaf.shape.numel()
+                    seg = buf[o:o + n]
+                    # a bucket of one: its own buffer, averaged in place (as per parameter);
+                    # shared: a fresh tensor, so the container does not keep the bucket alive
+                    result[leaf.id] = (seg.div_(world) if len(members) == 1 else
+                                       seg.div(world)).view(leaf.shape)
+            bufs[b] = None  # at most one shared bucket is copied at a time
 
 
 def _check(nodes, leaves: list, backend: str) -> None:

@@ -1,0 +1,145 @@
+"""One nanoGPT-style GPT training step, burn_torch vs torch autograd, interleaved in one process.
+
+The model is nanoGPT's (Karpathy): token and position embeddings, ``N_LAYER`` blocks of
+``x + attn(ln_1(x))`` and ``x + mlp(ln_2(x))`` with causal self-attention (one ``c_attn``
+projection split into q/k/v, ``scaled_dot_product_attention(is_causal=True)``, ``c_proj``) and a
+GELU MLP (``c_fc`` to 4D, ``c_proj`` back), a final layer norm and an lm head tied to the token
+embedding, cross-entropy over every position. Layer norm is written out (mean and variance over
+the last dim, weight and bias) on both sides; dropout is off (nanoGPT's default 0.0). Both
+sides start from the same weights; the gradients are checked to agree before timing. Prints
+per-size times (µs, min over interleaved rounds) and the ratio burn_torch / torch autograd
+(target: <= 1.0 at every size), and the same step through ``burn_torch.capture``.
+
+Usage: python benchmarks/gpt_step.py [--quick] [--threads N]
+"""
+from __future__ import annotations
+
+import torch
+import torch.nn.functional as F
+
+from burn_torch import Bool, Device, Int, Tensor, nn
+from burn_torch import module_ops
+from burn_torch.activation import gelu
+from burn_torch.capture import capture
+
+from _harness import main, run
+
+# (batch, sequence length, width, heads, vocabulary)
+SIZES = [(2, 16, 32, 2, 64), (4, 32, 64, 4, 128), (8, 64, 128, 4, 256)]
+N_LAYER = 2
+EPS = 1e-5
+LOSS = nn.CrossEntropyLossConfig().init(Device.cpu())
+# per block, in order: (name, shape given D, is a linear weight in torch's [out, in] layout)
+BLOCK = [("ln_1.w", lambda D: (D,), False), ("ln_1.b", lambda D: (D,), False),
+         ("attn.c_attn.w", lambda D: (3 * D, D), True), ("attn.c_attn.b", lambda D: (3 * D,), False),
+         ("attn.c_proj.w", lambda D: (D, D), True), ("attn.c_proj.b", lambda D: (D,), False),
+         ("ln_2.w", lambda D: (D,), False), ("ln_2.b", lambda D: (D,), False),
+         ("mlp.c_fc.w", lambda D: (4 * D, D), True), ("mlp.c_fc.b", lambda D: (4 * D,), False),
+         ("mlp.c_proj.w", lambda D: (D, 4 * D), True), ("mlp.c_proj.b", lambda D: (D,), False)]
+
+
+def make_params(T: int, D: int, V: int, seed: int = 0) -> tuple[list[torch.Tensor], list[bool]]:
+    """The weights (wte, wpe, the blocks', ln_f) and, per weight, whether it is a linear weight."""
+    gen = torch.Generator().manual_seed(seed)
+    params = [torch.randn(V, D, generator=gen) * 0.02, torch.randn(T, D, generator=gen) * 0.02]
+    linear = [False, False]
+    for _ in range(N_LAYER):
+        for name, shape, is_linear in BLOCK:
+            if name.startswith("ln"):
+                p = torch.ones(shape(D)) if name.endswith("w") else torch.zeros(shape(D))
+                p = p + 0.1 * torch.randn(shape(D), generator=gen)
+            else:
+                p = torch.randn(shape(D), generator=gen) * 0.02
+            params.append(p)
+            linear.append(is_linear)
+    params += [torch.ones(D), torch.zeros(D)]
+    linear += [False, False]
+    return params, linear
+
+
+def torch_layer_norm(x, w, b):
+    mu = x.mean(-1, keepdim=True)
+    xc = x - mu
+    return xc / ((xc * xc).mean(-1, keepdim=True) + EPS).sqrt() * w + b
+
+
+def torch_step(idx, targets, params, H: int):
+    B, T = idx.shape
+    wte, wpe = params[0], params[1]
+    x = F.embedding(idx, wte) + F.embedding(torch.arange(T), wpe)
+    for i in range(N_LAYER):
+        (l1w, l1b, aw, ab, pw, pb, l2w, l2b, fw, fb, mw, mb) = params[2 + 12 * i: 14 + 12 * i]
+        D = x.shape[-1]
+        q, k, v = F.linear(torch_layer_norm(x, l1w, l1b), aw, ab).split(D, dim=2)
+        q, k, v = (t.view(B, T, H, D // H).transpose(1, 2) for t in (q, k, v))
+        y = F.scaled_dot_product_attention(q, k, v, is_causal=True)
+        x = x + F.linear(y.transpose(1, 2).contiguous().view(B, T, D), pw, pb)
+        x = x + F.linear(F.gelu(F.linear(torch_layer_norm(x, l2w, l2b), fw, fb)), mw, mb)
+    x = torch_layer_norm(x, params[-2], params[-1])
+    logits = F.linear(x, wte)
+    F.cross_entropy(logits.view(-1, logits.size(-1)), targets.view(-1)).backward()
+    grads = [p.grad for p in params]
+    for p in params:
+        p.grad = None
+    return grads
+
+
+def burn_layer_norm(x, w, b):
+    xc = x - x.mean_dim(2)
+    return xc / ((xc * xc).mean_dim(2) + EPS).sqrt() * w + b
+
+
+def burn_step(idx, pos, mask, targets, params, H: int):
+    """``idx`` Int [B, T], ``pos`` Int [1, T], ``mask`` Bool [1, 1, T, T] (True above the
+    diagonal), ``targets`` Int [B * T]; linear weights in Burn's [in, out] layout."""
+    B, T = idx.dims()
+    wte, wpe = params[0], params[1]
+    x = module_ops.embedding(wte, idx) + module_ops.embedding(wpe, pos)
+    for i in range(N_LAYER):
+        (l1w, l1b, aw, ab, pw, pb, l2w, l2b, fw, fb, mw, mb) = params[2 + 12 * i: 14 + 12 * i]
+        D = x.dims()[2]
+        q, k, v = module_ops.linear(burn_layer_norm(x, l1w, l1b), aw, ab).split(D, 2)
+        q, k, v = (t.reshape([B, T, H, D // H]).swap_dims(1, 2) for t in (q, k, v))
+        y = module_ops.attention(q, k, v, mask)
+        x = x + module_ops.linear(y.swap_dims(1, 2).reshape([B, T, D]), pw, pb)
+        x = x + module_ops.linear(gelu(module_ops.linear(burn_layer_norm(x, l2w, l2b), fw, fb)),
+                                  mw, mb)
+    x = burn_layer_norm(x, params[-2], params[-1])
+    logits = module_ops.linear(x, wte.transpose()).reshape([B * T, -1])
+    grads = LOSS.forward(logits, targets).backward()
+    return [p.grad(grads) for p in params]
+
+
+def burn_inputs(idx: torch.Tensor, targets: torch.Tensor, params, linear):
+    """burn_torch's arguments of :func:`burn_step` (minus H) from the torch side's values."""
+    T = idx.shape[1]
+    cpu = Device.cpu()
+    ad = cpu.autodiff()
+    b_params = [Tensor.from_data(p.t().contiguous() if lin else p, ad).require_grad()
+                for p, lin in zip(params, linear)]
+    return (Tensor.from_data(idx, cpu, Int), Tensor.from_data(torch.arange(T)[None], cpu, Int),
+            Tensor.from_data(torch.ones(T, T, dtype=torch.bool).triu(1)[None, None], cpu, Bool),
+            Tensor.from_data(targets.reshape(-1), cpu, Int), b_params)
+
+
+def to_torch_layout(grads, linear) -> list[torch.Tensor]:
+    return [g.to_torch().t() if lin else g.to_torch() for g, lin in zip(grads, linear)]
+
+
+def bench(B: int, T: int, D: int, H: int, V: int, rounds: int, inner: int):
+    gen = torch.Generator().manual_seed(1)
+    idx = torch.randint(0, V, (B, T), generator=gen)
+    targets = torch.randint(0, V, (B, T), generator=gen)
+    params, linear = make_params(T, D, V)
+    t_params = [p.clone().requires_grad_(True) for p in params]
+    args = burn_inputs(idx, targets, params, linear)
+    captured = capture(burn_step)
+    return run(lambda: torch_step(idx, targets, t_params, H),
+               lambda: to_torch_layout(burn_step(*args, H), linear), rounds, inner,
+               tolerance=1e-4,
+               captured_step=lambda: to_torch_layout(captured(*args, H), linear))
+
+
+if __name__ == "__main__":
+    main(__doc__.splitlines()[0], "B,T,D,H,V", SIZES, bench,
+         lambda B, T, D, H, V: 6 * B * T * D * N_LAYER * (12 * D + 2 * T) + 6 * B * T * D * V)

@@ -1,0 +1,193 @@
+"""Captured steps: run a function once eagerly while recording its kernels, then replay them.
+
+``step = capture(fn)`` returns a callable. Its first call with given input metadata runs ``fn``
+eagerly (forward, ``backward()``, gradient reads, an optimizer update on tensors...) while every
+torch kernel it runs is recorded — the forward kernels of the op table, the engine's backward
+rules, its unbroadcasting sums and accumulations — together with which earlier result each
+kernel reads and where each intermediate is last used. Later calls whose inputs have the same
+key (per input tensor: shape, strides, dtype, device, autodiff strategy, untracked or
+gradient-retaining leaf; which inputs are the same object; every non-tensor argument; debug
+mode and the registered backward hooks) *replay* the recording: one generated Python line per
+kernel, on the new input values, with no public Tensor, no Node and no op-table dispatch per op,
+and return what ``fn`` returned — ``Gradients`` containers keyed by the new call's leaves,
+Tensors, containers. Gradients are bit-equal to eager (the same kernels on the same values).
+A call with a different key records again (up to ``max_plans`` plans are kept, one per key);
+a stale plan is never used for a different key.
+
+What replay cannot see (as with CUDA graphs):
+
+- **Python control flow that depends on anything but the key**: a branch on a global, a
+  counter, the time. ``fn`` must be a function of its arguments' shapes and values. Tensor
+  values read on the host are *guards*: a read through ``int()``, ``bool()``, ``float()``,
+  ``.item()`` or ``.tolist()`` is re-read by the replay, which runs ``fn`` eagerly instead when
+  the value differs from the recording's; the index range checks of ``gather``/``select``/
+  ``embedding``... re-check the range. Other reads (``.numpy()``, printing a tensor) and calls
+  whose result *shape* depends on values (``mask_select``, ``nonzero``) make the function
+  unreplayable: every call runs eagerly. ``capture(fn, check_every=N)`` runs every N-th call eagerly again and compares the
+  kernels it records with the plan; a difference raises :class:`CaptureDivergenceError`
+  (``on_divergence="raise"``) or replaces the plan (``"recapture"``).
+- **Tensors ``fn`` reads from outside its arguments** (closures, globals) are constants of the
+  plan: pass every value that changes between calls as an argument. A gradient-retaining leaf
+  reached by backward that is not an argument makes the function unreplayable.
+- **Arguments other than tensors and plain values** (a ``Module``, a ``Gradients``
+  container, an optimizer): such calls run eagerly. Pass parameter tensors (lists of them) to
+  capture a training step.
+- **Results with a live graph** (a tracked tensor returned before its backward ran) cannot be
+  replayed: such a function runs eagerly every call.
+
+Errors are eager's: a call that raises while being recorded raises that error and records
+nothing; a replay that fails runs ``fn`` eagerly so the caller sees eager's error. Random
+kernels draw from the generator as eager does. On CUDA, a plan whose inputs are all on one CUDA
+device is replayed through ``torch.cuda.CUDAGraph`` when ``cuda_graphs`` is true (outputs are
+copies; falls back to the plain replay when graph capture fails).
+"""
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from typing import Callable
+
+from ..autodiff import hooks as _hooks
+from ..autodiff import recorder as _recorder
+from ..errors import AutodiffError
+from ._cuda import try_graph
+from ._inputs import NotReplayable, flatten
+from ._plan import Diverged, Plan, Unreplayable
+from ._record import Recording, signature
+
+__all__ = ["capture", "CapturedStep", "CaptureDivergenceError"]
+
+
+class CaptureDivergenceError(AutodiffError):
+    """An eager check run of a captured step recorded different kernels than its plan."""
+
+
+class _LeafWatch(_hooks.BackwardHook):
+    """During a recording: notes every leaf a backward pass of the recording thread reaches."""
+
+    __slots__ = ("leaves",)
+
+    def __init__(self, leaves: list) -> None:
+        self.leaves = leaves
+
+    def check(self, nodes: list) -> None:
+        self.leaves.extend(n for n in nodes if n.op is None)
+
+
+def _environment() -> tuple:
+    return (_recorder.NodeClass, tuple(_hooks._factories))
+
+
+class CapturedStep:
+    """The callable :func:`capture` returns. ``plans``: how many plans it holds; ``eager_reason``:
+    why the last recorded key is not replayed (None when it is); ``replayed``: how many calls
+    a plan answered."""
+
+    def __init__(self, fn: Callable, check_every: int | None, on_divergence: str,
+                 cuda_graphs: bool, max_plans: int) -> None:
+        if not callable(fn):
+            raise TypeError(f"capture: fn must be callable, got {type(fn).__name__}")
+        if check_every is not None and (type(check_every) is not int or check_every < 1):
+            raise ValueError(f"capture: check_every must be a positive int or None, got {check_every!r}")
+        if on_divergence not in ("raise", "recapture"):
+            raise ValueError(f"capture: on_divergence must be 'raise' or 'recapture', got {on_divergence!r}")
+        if type(max_plans) is not int or max_plans < 1:
+            raise ValueError(f"capture: max_plans must be a positive int, got {max_plans!r}")
+        self.fn = fn
+        self.check_every = check_every
+        self.on_divergence = on_divergence
+        self.cuda_graphs = cuda_graphs
+        self.max_plans = max_plans
+        self._plans: OrderedDict = OrderedDict()
+        self._replays = 0
+        self.replayed = 0
+        self.eager_reason: str | None = None
+        self.__wrapped__ = fn
+
+    @property
+    def plans(self) -> int:
+        return sum(1 for p in self._plans.values() if isinstance(p, Plan))
+
+    def __call__(self, *args, **kwargs):
+        tensors: list = []
+        nodes: list = []
+        try:
+            key = (flatten((args, kwargs), tensors, nodes, {}), _environment())
+        except NotReplayable:
+            return self.fn(*args, **kwargs)
+        plan = self._plans.get(key)
+        if plan is None:
+            return self._record(key, args, kwargs, tensors, nodes)
+        if plan.__class__ is str:            # recorded, but not replayable: eager
+            return self.fn(*args, **kwargs)
+        self._replays += 1
+        if self.check_every is not None and self._replays % self.check_every == 0:
+            return self._check(key, plan, args, kwargs, tensors, nodes)
+        try:
+            result = plan.run(tensors, nodes)
+        except Exception:   # a guard saw another value, or a kernel failed: eager decides
+            return self.fn(*args, **kwargs)   # (and raises eager's error)
+        self.replayed += 1
+        return result
+
+    def _recording(self, args, kwargs, tensors, nodes):
+        """Runs ``fn`` eagerly under a recording; returns (result, Plan or reason string)."""
+        rec = Recording(tensors)
+        leaves: list = []
+        me = threading.get_ident()
+        watch = _LeafWatch(leaves)
+        unregister = _hooks.register(
+            lambda root, seed: watch if threading.get_ident() == me else None)
+        try:
+            with rec:
+                result = self.fn(*args, **kwargs)
+        finally:
+            unregister()
+        if rec.unreplayable is not None:
+            return result, rec.unreplayable
+        known = {id(n) for n in nodes if n is not None}
+        if any(id(n) not in known for n in leaves):
+            return result, ("backward reached a leaf that is not an argument of the captured "
+                            "function; pass parameters as arguments")
+        try:
+            plan = Plan(rec, nodes, result)
+        except Unreplayable as e:
+            return result, str(e)
+        plan.signature = signature(rec.entries)
+        if self.cuda_graphs:
+            plan.cuda_graph, _ = try_graph(plan.kernels, tensors)
+        return result, plan
+
+    def _store(self, key, plan) -> None:
+        self._plans[key] = plan
+        self._plans.move_to_end(key)
+        while len(self._plans) > self.max_plans:
+            self._plans.popitem(last=False)
+        self.eager_reason = plan if plan.__class__ is str else None
+
+    def _record(self, key, args, kwargs, tensors, nodes):
+        result, plan = self._recording(args, kwargs, tensors, nodes)
+        self._store(key, plan)
+        return result
+
+    def _check(self, key, plan, args, kwargs, tensors, nodes):
+        result, fresh = self._recording(args, kwargs, tensors, nodes)
+        if fresh.__class__ is str or fresh.signature != plan.signature:
+            if self.on_divergence == "raise":
+                raise CaptureDivergenceError(
+                    "captured step diverged: an eager check run recorded different kernels "
+                    "than the plan (fn has Python control flow that the key does not see)"
+                    + (f": {fresh}" if fresh.__class__ is str else ""))
+            self._store(key, fresh)
+        return result
+
+
+def capture(fn: Callable | None = None, *, check_every: int | None = None,
+            on_divergence: str = "raise", cuda_graphs: bool = True, max_plans: int = 8):
+    """Returns ``fn`` as a :class:`CapturedStep` (see the module docstring); usable as a
+    decorator with or without arguments. Raises TypeError when ``fn`` is not callable,
+    ValueError for a ``check_every`` that is not a positive int, an ``on_divergence`` other
+    than ``"raise"``/``"recapture"`` or a ``max_plans`` below 1."""
+    if fn is None:
+        return lambda f: CapturedStep(f, check_every, on_divergence, cuda_graphs, max_plans)
+    return CapturedStep(fn, check_every, on_divergence, cuda_graphs, max_plans)

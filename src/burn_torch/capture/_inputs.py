@@ -1,0 +1,69 @@
+"""The inputs of a captured call: which values are tensors, and the key that says whether a
+recorded plan fits them.
+
+A call's arguments are walked (tuples, lists and dicts are entered; public Tensors and torch
+tensors are inputs; plain values — None, numbers, strings, enums, dtypes, devices — are
+constants that must compare equal; any other object, such as a Module, makes the call eager). The key holds, per
+input tensor, its shape, strides, dtype, device, autodiff strategy and graph role (untracked,
+or a gradient-retaining leaf), plus which inputs are the same object, plus the constants; two
+calls with equal keys run the same kernels on the same kinds of values (as long as ``fn`` has
+no data-dependent or hidden Python state, see ``burn_torch.capture``).
+"""
+from __future__ import annotations
+
+import enum
+
+import torch
+
+from ..autodiff.graph import Node
+from ..tensor import Tensor
+
+_TorchTensor = torch.Tensor
+_VALUES = frozenset({type(None), bool, int, float, complex, str, bytes, slice, torch.dtype,
+                     torch.device, torch.Size})
+
+
+class NotReplayable(Exception):
+    """An argument a plan cannot stand for (a tensor carrying an earlier graph, a distributed
+    leaf, an unhashable constant): the call runs eagerly."""
+
+
+def _role(node) -> object:
+    if node is None:
+        return None
+    if node.__class__ is not Node or node.op is not None:
+        raise NotReplayable("an input carries a recorded graph or a distributed/debug node")
+    return node.requirement
+
+
+def flatten(args, tensors: list, nodes: list, ids: dict) -> tuple:
+    """Walks ``args``; appends each new input tensor's storage to ``tensors`` and its node to
+    ``nodes`` (``ids`` maps id(storage) to its index); returns the key of ``args``."""
+    cls = args.__class__
+    if cls is Tensor:
+        data = args._data
+        i = ids.get(id(data))
+        if i is None:
+            i = ids[id(data)] = len(tensors)
+            tensors.append(data)
+            nodes.append(args._node)
+        elif nodes[i] is not args._node:
+            raise NotReplayable("one storage under two different nodes")
+        return (i, data.shape, data.stride(), data.dtype, data.device, args._ctx,
+                _role(args._node))
+    if isinstance(args, _TorchTensor):
+        i = ids.get(id(args))
+        if i is None:
+            i = ids[id(args)] = len(tensors)
+            tensors.append(args)
+            nodes.append(None)
+        return (i, args.shape, args.stride(), args.dtype, args.device, "torch")
+    if cls is tuple or cls is list:
+        return (cls, *[flatten(a, tensors, nodes, ids) for a in args])
+    if cls is dict:
+        return (dict, *[(k, flatten(v, tensors, nodes, ids)) for k, v in args.items()])
+    if cls in _VALUES or isinstance(args, enum.Enum):
+        return (cls, args)
+    # other objects (a Module, a Gradients container, an optimizer) would key by identity: a
+    # new one every step would record every call; they run eagerly
+    raise NotReplayable(f"an argument of type {cls.__name__} is not a tensor or a plain value")

@@ -1,0 +1,231 @@
+"""A plan: a recording turned into two generated Python functions.
+
+``kernels(v0, ..., v{n-1})`` calls the recorded kernels in order on the input storages, each
+line one kernel call on locals (no Tensor, no Node, no dispatch through the op table), drops each
+intermediate right after its last use (the release points of the eager pass), and returns the
+tensors the result is made of. ``build(outs, nodes)`` rebuilds the result ``fn`` returned —
+public Tensors, a ``Gradients`` container keyed by the *new* inputs' leaves, containers and
+constants — around those tensors.
+"""
+from __future__ import annotations
+
+import torch
+from torch.utils._pytree import tree_flatten
+
+from ..autodiff.gradients import Gradients
+from ..autodiff.graph import GRAD_IN_BACKWARD, Node
+from ..autodiff.recorder import wrap
+from ..tensor import Tensor
+from ._record import Const, Slot
+
+_TorchTensor = torch.Tensor
+
+
+class Diverged(Exception):
+    """A guard saw another value than the recording: this call must run eagerly."""
+
+
+def _in_range(indices, dim_size: int) -> bool:
+    low, high = torch.aminmax(indices)
+    return int(low) >= 0 and int(high) < dim_size
+
+
+class Unreplayable(Exception):
+    """The recorded call's result cannot be rebuilt from its kernels (see the message)."""
+
+
+def _consumed(op, shape, dtype) -> Node:
+    """A result tensor's node as eager backward leaves it: consumed, its step released."""
+    node = Node(GRAD_IN_BACKWARD, op, None, None, None, shape, dtype)
+    node.consumed = True
+    return node
+
+
+class _Source:
+    """Collects generated lines and the constants they name."""
+
+    def __init__(self) -> None:
+        self.names: dict = {}
+        self.consts: list = []
+
+    def const(self, value, prefix: str = "c") -> str:
+        key = id(value)
+        name = self.names.get(key)
+        if name is None:
+            name = self.names[key] = f"{prefix}{len(self.consts)}"
+            self.consts.append((name, value))
+        return name
+
+    def expr(self, t) -> str:
+        cls = t.__class__
+        if cls is Slot:
+            return f"v{t.index}"
+        if cls is Const:
+            v = t.value
+            if v is None or v.__class__ in (bool, int, str):
+                return repr(v)
+            return self.const(v)
+        if cls is tuple:
+            return "(" + "".join(self.expr(x) + ", " for x in t) + ")"
+        if cls is list:
+            return "[" + ", ".join(self.expr(x) for x in t) + "]"
+        raise TypeError(f"unexpected template {t!r}")
+
+
+def _uses(t, into: list) -> None:
+    cls = t.__class__
+    if cls is Slot:
+        into.append(t.index)
+    elif cls is tuple or cls is list:
+        for x in t:
+            _uses(x, into)
+
+
+class ResultTemplate:
+    """How ``fn``'s result is made from slots: walks it once at capture time."""
+
+    def __init__(self, rec, input_nodes: list) -> None:
+        self.rec = rec
+        self.node_index = {id(n): i for i, n in enumerate(input_nodes) if n is not None}
+        self.leaf_index = {n.id: i for i, n in enumerate(input_nodes) if n is not None}
+        self.slots: list[int] = []       # the slots the result reads, in order
+        self.src = _Source()
+
+    def tensor_expr(self, data) -> str:
+        s = self.rec.slot_of.get(id(data))
+        if s is None:
+            return self.src.const(data)
+        self.slots.append(s)
+        return f"o[{len(self.slots) - 1}]"
+
+    def node_expr(self, node) -> str:
+        if node is None:
+            return "None"
+        i = self.node_index.get(id(node))
+        if i is not None:
+            return f"n[{i}]"
+        if node.op is not None and node.consumed and node.parents is None:
+            return (f"_consumed({self.src.const(node.op)}, {self.src.const(node.shape)}, "
+                    f"{self.src.const(node.dtype)})")
+        raise Unreplayable("the result holds a tensor whose graph is still live (or a leaf "
+                           "not passed as an argument); replay cannot rebuild its graph")
+
+    def expr(self, value) -> str:
+        cls = value.__class__
+        if cls is Tensor:
+            return (f"_wrap({self.tensor_expr(value._data)}, {self.src.const(value._ctx)}, "
+                    f"{self.node_expr(value._node)})")
+        if cls is Gradients:
+            items = []
+            for leaf_id, g in value._grads.items():
+                i = self.leaf_index.get(leaf_id)
+                if i is None:
+                    raise Unreplayable("the Gradients hold a leaf that is not an argument of the "
+                                       "captured function; pass parameters as arguments")
+                items.append(f"n[{i}].id: {self.tensor_expr(g)}")
+            return "_Gradients({" + ", ".join(items) + "})"
+        if isinstance(value, _TorchTensor):
+            return self.tensor_expr(value)
+        if cls is tuple:
+            return "(" + "".join(self.expr(x) + ", " for x in value) + ")"
+        if cls is list:
+            return "[" + ", ".join(self.expr(x) for x in value) + "]"
+        if cls is dict:
+            return "{" + ", ".join(f"{self.src.const(k)}: {self.expr(v)}"
+                                   for k, v in value.items()) + "}"
+        if value is None or cls in (bool, int, float, str):
+            return self.src.const(value)
+        raise Unreplayable(f"the result holds a {cls.__name__}, which replay cannot rebuild")
+
+
+class Plan:
+    """A replayable recording. ``run(tensors, nodes)`` returns what ``fn`` returned for inputs
+    ``tensors`` (storages, in the order of the key) whose nodes are ``nodes``."""
+
+    def __init__(self, rec, input_nodes: list, result) -> None:
+        template = ResultTemplate(rec, input_nodes)
+        body = template.expr(result)
+        self.signature_entries = rec.entries
+        self.out_slots = list(template.slots)
+        self.n_inputs = len(input_nodes)
+        self.kernels = self._kernels(rec.entries, rec.grad_modes, self.n_inputs, self.out_slots)
+        ns = {"_wrap": wrap, "_Gradients": Gradients, "_consumed": _consumed}
+        ns.update(template.src.consts)
+        exec(compile(f"def build(o, n):\n    return {body}\n", "<capture build>", "exec"), ns)
+        self.build = ns["build"]
+        self.cuda_graph = None
+
+    @staticmethod
+    def _kernels(entries, grad_modes: list, n_inputs: int, out_slots: list):
+        src = _Source()
+        last = {}
+        for pos, entry in enumerate(entries):
+            used: list = []
+            if entry[0] in ("range", "equal"):
+                _uses(entry[1], used)
+            else:
+                _uses(entry[1], used)
+                _uses(tuple(entry[2].values()), used)
+            for s in used:
+                last[s] = pos
+        keep = set(out_slots) | set(range(n_inputs))
+        lines = []
+        mode = None
+        for pos, entry in enumerate(entries):
+            if grad_modes[pos] != mode:      # the grad mode each call ran under, as eager
+                mode = grad_modes[pos]
+                lines.append(f"_set_grad({mode})")
+            if entry[0] == "range":
+                lines.append(f"if not _in_range({src.expr(entry[1])}, {entry[2]!r}): raise _Diverged")
+                lines += _dels(last, pos, keep, ())
+                continue
+            if entry[0] == "equal":
+                _, arg, name, value = entry
+                lines.append(f"if {src.expr(arg)}.{name}() != {src.const(value)}: raise _Diverged")
+                lines += _dels(last, pos, keep, ())
+                continue
+            func, targs, tkwargs, outs, shape = entry
+            call = src.const(getattr(func, "_op", func), "k") + "(" + ", ".join(
+                [src.expr(a) for a in targs] + [f"{k}={src.expr(v)}" for k, v in tkwargs.items()]
+            ) + ")"
+            new = [s for s in outs if s is not None and s >= 0]
+            names = ["_" if s is None or s < 0 else f"v{s}" for s in outs]
+            if not new:
+                lines.append(call)
+            elif shape == "single":
+                lines.append(f"{names[0]} = {call}")
+            elif shape == "seq":
+                lines.append(f"{', '.join(names)}, = {call}")
+            else:
+                lines.append(f"{', '.join(names)}, = _flat({call})")
+            lines += _dels(last, pos, keep, new)
+        ret = "".join(f"v{s}, " for s in out_slots)
+        params = ", ".join(f"v{i}" for i in range(n_inputs))
+        code = (f"def kernels({params}):\n    _prev = _grad_enabled()\n    try:\n"
+                + "".join(f"        {ln}\n" for ln in lines)
+                + f"        return ({ret})\n    finally:\n        _set_grad(_prev)\n")
+        ns = {"_flat": _flat, "_in_range": _in_range, "_Diverged": Diverged,
+              "_set_grad": torch._C._set_grad_enabled, "_grad_enabled": torch.is_grad_enabled}
+        ns.update(src.consts)
+        exec(compile(code, "<capture kernels>", "exec"), ns)
+        fn = ns["kernels"]
+        fn.source = code
+        return fn
+
+    def run(self, tensors: list, nodes: list):
+        graph = self.cuda_graph
+        outs = self.kernels(*tensors) if graph is None else graph(tensors)
+        return self.build(outs, nodes)
+
+
+def _dels(last: dict, pos: int, keep: set, new: list) -> list:
+    """The release line after entry ``pos``: slots it made that nothing reads, and slots it
+    read last (never inputs or result slots)."""
+    dead = [s for s in new if s not in keep and last.get(s, -1) <= pos]
+    dead += [s for s, p in last.items() if p == pos and s not in keep and s not in new]
+    return ["del " + ", ".join(f"v{s}" for s in sorted(set(dead)))] if dead else []
+
+
+def _flat(out):
+    """A call's result flattened in the recording's order (nested or named tuples)."""
+    return tree_flatten(out)[0]

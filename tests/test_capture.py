@@ -1,0 +1,283 @@
+"""``burn_torch.capture``: a recorded step replays bit-equal to eager on the benchmark models,
+records again whenever the key changes (never a stale plan), raises eager's errors, guards host
+reads, and reports divergence of hidden control flow when asked to check."""
+import pathlib
+import sys
+
+import pytest
+import torch
+
+from burn_torch import Device, GradientCheckpointingStrategy, Gradients, GraphConsumedError, Tensor
+from burn_torch.activation import relu
+from burn_torch.capture import CaptureDivergenceError, capture
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "benchmarks"))
+import cnn_step, gpt_step, mlp_step, mnist_cnn_step, transformer_step  # noqa: E402
+
+CPU = Device.cpu()
+AD = CPU.autodiff()
+
+
+def _leaf(*shape, seed=0, device=AD, dtype=torch.float32):
+    gen = torch.Generator().manual_seed(seed)
+    return Tensor.from_data(torch.randn(*shape, generator=gen, dtype=dtype), device).require_grad()
+
+
+def _const(*shape, seed=0):
+    gen = torch.Generator().manual_seed(seed)
+    return Tensor.from_data(torch.randn(*shape, generator=gen), CPU)
+
+
+def _bits(xs, ys) -> bool:
+    return len(xs) == len(ys) and all(torch.equal(a.to_torch(), b.to_torch()) for a, b in zip(xs, ys))
+
+
+def mlp_loss_grads(x, w, b):
+    grads = relu(x @ w + b).square().mean().backward()
+    return [w.grad(grads), b.grad(grads)]
+
+
+def _replays_bit_equal(fn, make_args) -> None:
+    """Records on one set of argument values, replays on another, compares with eager."""
+    step = capture(fn)
+    step(*make_args(0))
+    second = make_args(1)
+    replayed = step(*second)
+    assert step.eager_reason is None and step.replayed == 1, step.eager_reason
+    assert _bits(replayed, fn(*second))
+
+
+# ================================================================= benchmark models ====
+def test_mlp_benchmark_step_replays_bit_equal():
+    def args(seed):
+        ws, bs = mlp_step.make_params(16, 3, seed)
+        return (_const(8, 16, seed=seed), _const(8, 16, seed=seed + 7),
+                [Tensor.from_data(w, AD).require_grad() for w in ws],
+                [Tensor.from_data(b, AD).require_grad() for b in bs])
+    _replays_bit_equal(mlp_step.burn_step, args)
+
+
+def test_cnn_benchmark_step_replays_bit_equal():
+    def args(seed):
+        gen = torch.Generator().manual_seed(seed)
+        params = cnn_step.make_params(3, 8, 4, seed)
+        params = params[:4] + [params[4].t().contiguous(), params[5]]
+        return (Tensor.from_data(torch.randn(2, 3, 8, 8, generator=gen), CPU),
+                Tensor.from_data(torch.randint(0, cnn_step.CLASSES, (2,), generator=gen), CPU),
+                [Tensor.from_data(p, AD).require_grad() for p in params])
+    _replays_bit_equal(cnn_step.burn_step, args)
+
+
+def test_transformer_benchmark_step_replays_bit_equal():
+    def args(seed):
+        gen = torch.Generator().manual_seed(seed)
+        params = transformer_step.make_params(8, 11, seed)
+        return (Tensor.from_data(torch.randn(2, 4, 8, generator=gen), CPU),
+                Tensor.from_data(torch.randint(0, 11, (8,), generator=gen), CPU),
+                [Tensor.from_data(p.t().contiguous() if i % 2 == 0 else p, AD).require_grad()
+                 for i, p in enumerate(params)])
+    _replays_bit_equal(lambda x, y, p: transformer_step.burn_step(x, y, p, 2), args)
+
+
+def test_gpt_benchmark_step_replays_bit_equal():
+    def args(seed):
+        gen = torch.Generator().manual_seed(seed)
+        params, linear = gpt_step.make_params(6, 8, 13, seed)
+        idx = torch.randint(0, 13, (2, 6), generator=gen)
+        return gpt_step.burn_inputs(idx, torch.randint(0, 13, (2, 6), generator=gen), params, linear)
+    _replays_bit_equal(lambda *a: gpt_step.burn_step(*a, 2), args)
+
+
+def test_mnist_benchmark_step_replays_bit_equal():
+    def args(seed):
+        gen = torch.Generator().manual_seed(seed)
+        return mnist_cnn_step.burn_inputs(torch.randn(2, 1, 28, 28, generator=gen),
+                                          torch.randint(0, 10, (2,), generator=gen),
+                                          mnist_cnn_step.make_params(2, 3, 4, seed))
+    _replays_bit_equal(mnist_cnn_step.burn_step, args)
+
+
+def test_balanced_checkpointing_step_replays_bit_equal():
+    ck = CPU.autodiff().gradient_checkpointing()
+    _replays_bit_equal(mlp_loss_grads, lambda s: (_const(4, 5, seed=s), _leaf(5, 3, seed=s, device=ck),
+                                                  _leaf(3, seed=s + 1, device=ck)))
+
+
+# ============================================================================ results ====
+def test_gradients_container_is_keyed_by_the_new_calls_leaves():
+    def fn(x, w):
+        return (x @ w).sum().backward()
+    step = capture(fn)
+    step(_const(2, 3), _leaf(3, 4))
+    w = _leaf(3, 4, seed=5)
+    grads = step(_const(2, 3, seed=1), w)
+    assert step.replayed == 1 and isinstance(grads, Gradients)
+    assert torch.equal(w.grad(grads).to_torch(), w.grad(fn(_const(2, 3, seed=1), w)).to_torch())
+
+
+def test_a_replayed_loss_is_consumed_as_after_eager_backward():
+    def fn(x, w):
+        loss = (x @ w).sum()
+        return loss, loss.backward()
+    step = capture(fn)
+    step(_const(2, 3), _leaf(3, 4))
+    loss, _ = step(_const(2, 3, seed=1), _leaf(3, 4, seed=1))
+    assert step.replayed == 1
+    with pytest.raises(GraphConsumedError):
+        loss.backward()
+
+
+# ====================================================================== re-recording ====
+@pytest.mark.parametrize("change", ["shape", "dtype", "untracked", "strategy"])
+def test_a_changed_key_records_again_and_matches_eager(change):
+    step = capture(mlp_loss_grads)
+    x, w, b = _const(4, 5), _leaf(5, 3), _leaf(3, seed=1)
+    step(x, w, b)
+    if change == "shape":
+        x = _const(6, 5)
+    elif change == "dtype":
+        w, b = _leaf(5, 3, dtype=torch.float64), _leaf(3, seed=1, dtype=torch.float64)
+        x = Tensor.from_data(x.to_torch().double(), CPU)
+    elif change == "untracked":
+        b = Tensor.from_data(b.to_torch(), AD)
+    elif change == "strategy":
+        ck = CPU.autodiff().gradient_checkpointing()
+        w, b = _leaf(5, 3, device=ck), _leaf(3, seed=1, device=ck)
+    got = step(x, w, b)
+    assert step.plans == 2 and step.replayed == 0
+    want = mlp_loss_grads(x, w, b)
+    assert all((g is None) == (e is None) for g, e in zip(got, want))
+    assert _bits([g for g in got if g is not None], [e for e in want if e is not None])
+
+
+def test_passing_one_tensor_twice_records_again():
+    def fn(x, y, w):
+        return [w.grad((x @ w + y @ w).sum().backward())]
+    step = capture(fn)
+    step(_const(2, 3), _const(2, 3, seed=1), _leaf(3, 4))
+    x, w = _const(2, 3, seed=2), _leaf(3, 4, seed=2)
+    got = step(x, x, w)
+    assert step.plans == 2 and step.replayed == 0 and _bits(got, fn(x, x, w))
+
+
+def test_a_call_with_an_object_argument_runs_eagerly():
+    class Holder:
+        def __init__(self, w):
+            self.w = w
+    fn = lambda x, h: [h.w.grad((x @ h.w).sum().backward())]  # noqa: E731
+    step = capture(fn)
+    for seed in range(2):
+        x, h = _const(2, 3, seed=seed), Holder(_leaf(3, 4, seed=seed))
+        assert _bits(step(x, h), fn(x, h))
+    assert step.plans == 0 and step.replayed == 0
+
+
+def test_a_leaf_not_passed_as_argument_makes_the_step_eager():
+    hidden = _leaf(3, 4)
+    step = capture(lambda x: (x @ hidden).sum().backward())
+    step(_const(2, 3))
+    assert "not an argument" in step.eager_reason
+    step(_const(2, 3))
+    assert step.replayed == 0
+
+
+# ============================================================================ guards ====
+def test_a_host_read_value_guards_the_replay():
+    def fn(x, w):
+        scale = 2.0 if float(x.to_torch().sum()) > 0 else -1.0
+        return [w.grad((x @ w * scale).sum().backward())]
+    step = capture(fn)
+    pos = Tensor.from_data(torch.ones(2, 3), CPU)
+    step(pos, _leaf(3, 4))
+    neg = Tensor.from_data(-torch.ones(2, 3), CPU)
+    w = _leaf(3, 4, seed=2)
+    got = step(neg, w)                       # the guard sees another value: eager
+    assert step.replayed == 0 and _bits(got, fn(neg, w))
+
+
+def test_out_of_range_indices_raise_eagers_index_error_on_replay():
+    def fn(w, idx):
+        return [w.grad(w.select(0, idx).sum().backward())]
+    step = capture(fn)
+    step(_leaf(5, 2), Tensor.from_data(torch.tensor([0, 4]), CPU))
+    assert step.eager_reason is None
+    with pytest.raises(IndexError, match="out of range"):
+        step(_leaf(5, 2), Tensor.from_data(torch.tensor([0, 5]), CPU))
+
+
+def test_a_value_shaped_result_makes_the_step_eager():
+    def fn(x, mask):
+        return x.mask_select(mask).sum().backward()
+    step = capture(fn)
+    step(_leaf(4), Tensor.from_data(torch.tensor([True, False, True, True]), CPU))
+    assert "shape depends" in step.eager_reason
+
+
+# ============================================================================ errors ====
+def test_an_error_while_recording_is_eagers_error_and_records_nothing():
+    step = capture(mlp_loss_grads)
+    with pytest.raises(ValueError) as got:
+        step(_const(4, 6), _leaf(5, 3), _leaf(3))
+    with pytest.raises(ValueError) as want:
+        mlp_loss_grads(_const(4, 6), _leaf(5, 3), _leaf(3))
+    assert str(got.value) == str(want.value) and step.plans == 0
+
+
+def test_capture_rejects_bad_options():
+    with pytest.raises(TypeError):
+        capture(3)
+    with pytest.raises(ValueError):
+        capture(mlp_loss_grads, check_every=0)
+    with pytest.raises(ValueError):
+        capture(mlp_loss_grads, on_divergence="ignore")
+
+
+# ======================================================================== check_every ====
+def _flagged_step():
+    flag = {"relu": True}
+
+    def fn(x, w):
+        h = x @ w
+        h = relu(h) if flag["relu"] else h
+        return [w.grad(h.sum().backward())]
+    return fn, flag
+
+
+def test_check_every_raises_when_hidden_control_flow_diverges():
+    fn, flag = _flagged_step()
+    step = capture(fn, check_every=2)
+    step(_const(2, 3), _leaf(3, 4))
+    flag["relu"] = False
+    step(_const(2, 3), _leaf(3, 4))          # replay 1: stale, unseen (the documented limit)
+    with pytest.raises(CaptureDivergenceError):
+        step(_const(2, 3), _leaf(3, 4))      # replay 2 is checked
+
+
+def test_check_every_recaptures_on_divergence_when_asked():
+    fn, flag = _flagged_step()
+    step = capture(fn, check_every=1, on_divergence="recapture")
+    step(_const(2, 3), _leaf(3, 4))
+    flag["relu"] = False
+    step(_const(2, 3), _leaf(3, 4))          # checked: recorded again
+    x, w = _const(2, 3, seed=3), _leaf(3, 4, seed=3)
+    assert _bits(step(x, w), fn(x, w))
+
+
+# ============================================================================== CUDA ====
+@pytest.mark.cuda
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA device")
+def test_cuda_graph_replay_is_bit_equal_to_eager():
+    gpu = Device.cuda(0)
+    dev = gpu.autodiff()
+
+    def args(seed):
+        gen = torch.Generator().manual_seed(seed)
+        return (Tensor.from_data(torch.randn(4, 5, generator=gen), gpu),
+                Tensor.from_data(torch.randn(5, 3, generator=gen), dev).require_grad(),
+                Tensor.from_data(torch.randn(3, generator=gen), dev).require_grad())
+    step = capture(mlp_loss_grads)
+    step(*args(0))
+    plan = next(iter(step._plans.values()))
+    assert plan.cuda_graph is not None
+    second = args(1)
+    assert _bits(step(*second), mlp_loss_grads(*second)) and step.replayed == 1
