@@ -13,7 +13,7 @@ import torch
 from torch.utils._pytree import tree_flatten
 
 from ..autodiff.gradients import Gradients
-from ..autodiff.graph import GRAD_IN_BACKWARD, Node
+from ..autodiff.graph import Node
 from ..autodiff.recorder import wrap
 from ..tensor import Tensor
 from ._record import Const, Slot
@@ -36,7 +36,7 @@ class Unreplayable(Exception):
 
 def _consumed(op, shape, dtype) -> Node:
     """A result tensor's node as eager backward leaves it: consumed, its step released."""
-    node = Node(GRAD_IN_BACKWARD, op, None, None, None, shape, dtype)
+    node = Node(op, None, None, shape, dtype)
     node.consumed = True
     return node
 
