@@ -121,7 +121,27 @@ class Conv1d(_Convolution):
         return conv1d(input, self.weight.val(), _bias(self.bias), options)
 
 
-class Conv2dConfig(Config):
+class _ConvConfig(Config):
+    """What the 2-d and 3-d convolution configs share: ``init`` (``channels`` ``[in, out]``,
+    Burn's fan-in and fan-out ``channels / groups * prod(kernel)``)."""
+
+    def init(self, device: Device):
+        """A new layer on ``device``; ValueError when a channel count is not divisible by
+        ``groups`` or for ``same`` padding with an even kernel."""
+        validate.config_sizes(self, "channels", "kernel_size", "stride", "dilation", "groups")
+        c_in, c_out = self.channels
+        _check_groups(c_in, c_out, self.groups)
+        _check_same(self.padding, self.kernel_size)
+        k = math.prod(self.kernel_size)
+        fan_in, fan_out = c_in // self.groups * k, c_out // self.groups * k
+        shape = [c_out, c_in // self.groups, *self.kernel_size]
+        weight = self.initializer.init_with(shape, fan_in, fan_out, device)
+        bias = self.initializer.init_with([c_out], fan_in, fan_out, device) if self.bias else None
+        return self._layer(weight, bias, list(self.stride), list(self.kernel_size),
+                           list(self.dilation), self.groups, self.padding)
+
+
+class Conv2dConfig(_ConvConfig):
     """Configuration of :class:`Conv2d`: ``channels`` is ``[in, out]``, ``kernel_size``
     ``[k_h, k_w]`` (Burn's fields and defaults)."""
 
@@ -136,17 +156,9 @@ class Conv2dConfig(Config):
 
     def init(self, device: Device) -> "Conv2d":
         """A new Conv2d on ``device``; ValueError as :meth:`Conv1dConfig.init`."""
-        validate.config_sizes(self, "channels", "kernel_size", "stride", "dilation", "groups")
-        c_in, c_out = self.channels
-        _check_groups(c_in, c_out, self.groups)
-        _check_same(self.padding, self.kernel_size)
-        k = math.prod(self.kernel_size)
-        fan_in, fan_out = c_in // self.groups * k, c_out // self.groups * k
-        shape = [c_out, c_in // self.groups, *self.kernel_size]
-        weight = self.initializer.init_with(shape, fan_in, fan_out, device)
-        bias = self.initializer.init_with([c_out], fan_in, fan_out, device) if self.bias else None
-        return Conv2d(weight, bias, list(self.stride), list(self.kernel_size),
-                      list(self.dilation), self.groups, self.padding)
+        return super().init(device)
+
+    _layer = property(lambda self: Conv2d)
 
 
 class Conv2d(_Convolution):
@@ -170,7 +182,7 @@ class Conv2d(_Convolution):
         return conv2d(input, self.weight.val(), _bias(self.bias), options)
 
 
-class Conv3dConfig(Config):
+class Conv3dConfig(_ConvConfig):
     """Configuration of :class:`Conv3d`: ``channels`` is ``[in, out]``, ``kernel_size``
     ``[k_d, k_h, k_w]`` (Burn's fields and defaults)."""
 
@@ -185,17 +197,9 @@ class Conv3dConfig(Config):
 
     def init(self, device: Device) -> "Conv3d":
         """A new Conv3d on ``device``; ValueError as :meth:`Conv1dConfig.init`."""
-        validate.config_sizes(self, "channels", "kernel_size", "stride", "dilation", "groups")
-        c_in, c_out = self.channels
-        _check_groups(c_in, c_out, self.groups)
-        _check_same(self.padding, self.kernel_size)
-        k = math.prod(self.kernel_size)
-        fan_in, fan_out = c_in // self.groups * k, c_out // self.groups * k
-        shape = [c_out, c_in // self.groups, *self.kernel_size]
-        weight = self.initializer.init_with(shape, fan_in, fan_out, device)
-        bias = self.initializer.init_with([c_out], fan_in, fan_out, device) if self.bias else None
-        return Conv3d(weight, bias, list(self.stride), list(self.kernel_size),
-                      list(self.dilation), self.groups, self.padding)
+        return super().init(device)
+
+    _layer = property(lambda self: Conv3d)
 
 
 class Conv3d(_Convolution):
