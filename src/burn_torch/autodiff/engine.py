@@ -33,6 +33,12 @@ def _consumed_error(p) -> GraphConsumedError:
         "start a new lineage")
 
 
+class _Claim:
+    """The mark of one claim's walk (truthy, as ``consumed`` is read as a flag elsewhere)."""
+
+    __slots__ = ()
+
+
 def claim(root: Node, check=None) -> list[Node]:
     """Returns the nodes reachable from ``root`` in reverse topological order, marked consumed.
 
@@ -50,25 +56,34 @@ def claim(root: Node, check=None) -> list[Node]:
                 "combine losses that share intermediates into one loss before calling backward, "
                 "or recompute the forward pass"
             )
-        seen = {root}
+        # a step is marked with this walk's token when first reached (its mark tells "seen in
+        # this walk" from "consumed before"); leaves are never marked, a set tells them apart
+        token = _Claim()
+        leaves = set()
         nodes = [root]
-        stack = [root]
+        stack = [] if root.parents is None else [root]  # a leaf root has nothing to walk
         pop = stack.pop
         push = stack.append
+        append = nodes.append
         try:
+            if stack:
+                root.consumed = token
             while stack:
-                n = pop()
-                parents = n.parents
-                if parents is None:
-                    continue
-                n.consumed = True
-                for p in parents:
-                    if p is None or p in seen:
+                for p in pop().parents:
+                    if p is None:
                         continue
-                    if p.consumed:
+                    c = p.consumed
+                    if c is token:
+                        continue
+                    if c:
                         raise _consumed_error(p)
-                    seen.add(p)
-                    nodes.append(p)
+                    if p.parents is None:  # a leaf: a step not yet consumed has its parents
+                        if p not in leaves:
+                            leaves.add(p)
+                            append(p)
+                        continue
+                    p.consumed = token
+                    append(p)
                     push(p)
             if check is not None:
                 check(nodes)
