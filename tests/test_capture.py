@@ -281,3 +281,10 @@ def test_cuda_graph_replay_is_bit_equal_to_eager():
     assert plan.cuda_graph is not None
     second = args(1)
     assert _bits(step(*second), mlp_loss_grads(*second)) and step.replayed == 1
+
+
+def test_the_readme_example_replays_bit_equal_to_eager():
+    readme = (pathlib.Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Captured steps", 1)[1]
+    code = section.split("```python\n", 1)[1].split("```", 1)[0]
+    exec(compile(code, "README.md (Captured steps)", "exec"), {})
