@@ -148,13 +148,12 @@ class TransformerEncoderInput:
         return replace(self, mask_attn_tensor=mask_attn)
 
 
-class TransformerEncoder(Module):
-    """A stack of :class:`TransformerEncoderLayer` (field ``layers``) and Burn's constants
+class TransformerStack(Module):
+    """What the encoder and decoder stacks share: field ``layers`` and Burn's constants
     ``d_model``, ``d_ff``, ``n_heads``, ``n_layers``, ``dropout``, ``norm_first``,
-    ``quiet_softmax``."""
+    ``quiet_softmax``, copied from their config."""
 
-    def __init__(self, layers: list[TransformerEncoderLayer],
-                 config: TransformerEncoderConfig) -> None:
+    def __init__(self, layers: list, config) -> None:
         super().__init__()
         self.layers = layers
         self.d_model = config.d_model
@@ -164,6 +163,14 @@ class TransformerEncoder(Module):
         self.dropout = config.dropout
         self.norm_first = config.norm_first
         self.quiet_softmax = config.quiet_softmax
+
+
+class TransformerEncoder(TransformerStack):
+    """A stack of :class:`TransformerEncoderLayer` (fields as :class:`TransformerStack`)."""
+
+    def __init__(self, layers: list[TransformerEncoderLayer],
+                 config: TransformerEncoderConfig) -> None:
+        super().__init__(layers, config)
 
     def forward(self, input: TransformerEncoderInput) -> Tensor:
         """``[batch, seq, d_model] -> [batch, seq, d_model]``."""

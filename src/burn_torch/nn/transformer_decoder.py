@@ -28,7 +28,7 @@ from .cache import TensorCache
 from .dropout import Dropout, DropoutConfig
 from .initializer import Initializer
 from .norm import LayerNorm, LayerNormConfig
-from .transformer import PositionWiseFeedForward, PositionWiseFeedForwardConfig
+from .transformer import PositionWiseFeedForward, PositionWiseFeedForwardConfig, TransformerStack
 
 _DEFAULT_INIT = Initializer.kaiming_uniform(1.0 / math.sqrt(3.0), False)
 
@@ -201,22 +201,13 @@ class TransformerDecoderLayer(Module):
         return replace(input, target=x)
 
 
-class TransformerDecoder(Module):
-    """A stack of :class:`TransformerDecoderLayer` (field ``layers``) and Burn's constants
-    ``d_model``, ``d_ff``, ``n_heads``, ``n_layers``, ``dropout``, ``norm_first``,
-    ``quiet_softmax``."""
+class TransformerDecoder(TransformerStack):
+    """A stack of :class:`TransformerDecoderLayer` (fields as
+    :class:`~burn_torch.nn.transformer.TransformerStack`)."""
 
     def __init__(self, layers: list[TransformerDecoderLayer],
                  config: TransformerDecoderConfig) -> None:
-        super().__init__()
-        self.layers = layers
-        self.d_model = config.d_model
-        self.d_ff = config.d_ff
-        self.n_heads = config.n_heads
-        self.n_layers = config.n_layers
-        self.dropout = config.dropout
-        self.norm_first = config.norm_first
-        self.quiet_softmax = config.quiet_softmax
+        super().__init__(layers, config)
 
     def forward(self, input: TransformerDecoderInput) -> Tensor:
         """``[batch, seq_t, d_model] -> [batch, seq_t, d_model]``."""
