@@ -130,6 +130,18 @@ class AvgPool2d(Module):
                           self.ceil_mode)
 
 
+class _AdaptiveAvgPool(Module):
+    """What the adaptive average pools share: the field ``output_size`` and a forward through
+    the class's functional form (``_pool``)."""
+
+    def __init__(self, output_size) -> None:
+        super().__init__()
+        self.output_size = output_size
+
+    def forward(self, input: Tensor) -> Tensor:
+        return self._pool(input, self.output_size)
+
+
 class AdaptiveAvgPool2dConfig(Config):
     """Configuration of :class:`AdaptiveAvgPool2d`: the ``output_size`` ``[h, w]``."""
 
@@ -140,16 +152,11 @@ class AdaptiveAvgPool2dConfig(Config):
         return AdaptiveAvgPool2d(list(self.output_size))
 
 
-class AdaptiveAvgPool2d(Module):
+class AdaptiveAvgPool2d(_AdaptiveAvgPool):
     """Averages ``[batch, channels, h, w]`` over adaptive windows to ``[batch, channels,
     *output_size]``."""
 
-    def __init__(self, output_size: list[int]) -> None:
-        super().__init__()
-        self.output_size = output_size
-
-    def forward(self, input: Tensor) -> Tensor:
-        return adaptive_avg_pool2d(input, self.output_size)
+    _pool = staticmethod(adaptive_avg_pool2d)
 
 
 class _Pool1dConfig(Config):
@@ -256,16 +263,11 @@ class AdaptiveAvgPool1dConfig(Config):
         return AdaptiveAvgPool1d(self.output_size)
 
 
-class AdaptiveAvgPool1d(Module):
+class AdaptiveAvgPool1d(_AdaptiveAvgPool):
     """Averages ``[batch, channels, length]`` over adaptive windows to ``[batch, channels,
     output_size]``."""
 
-    def __init__(self, output_size: int) -> None:
-        super().__init__()
-        self.output_size = output_size
-
-    def forward(self, input: Tensor) -> Tensor:
-        return adaptive_avg_pool1d(input, self.output_size)
+    _pool = staticmethod(adaptive_avg_pool1d)
 
 
 class AdaptiveAvgPool3dConfig(Config):
@@ -278,13 +280,8 @@ class AdaptiveAvgPool3dConfig(Config):
         return AdaptiveAvgPool3d(list(self.output_size))
 
 
-class AdaptiveAvgPool3d(Module):
+class AdaptiveAvgPool3d(_AdaptiveAvgPool):
     """Averages ``[batch, channels, d, h, w]`` over adaptive windows to ``[batch, channels,
     *output_size]``."""
 
-    def __init__(self, output_size: list[int]) -> None:
-        super().__init__()
-        self.output_size = output_size
-
-    def forward(self, input: Tensor) -> Tensor:
-        return adaptive_avg_pool3d(input, self.output_size)
+    _pool = staticmethod(adaptive_avg_pool3d)
