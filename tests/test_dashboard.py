@@ -68,7 +68,8 @@ def test_dashboard_draws_in_a_tmux_terminal(tmp_path):
         def read():
             return subprocess.run(["tmux", "capture-pane", "-p", "-t", session], capture_output=True,
                                   text=True).stdout
-        _check_dashboard(_wait_for(read, _mid_run))
+        # a capture can land mid-redraw (the panel half drawn): wait for a whole panel
+        _check_dashboard(_wait_for(read, lambda s: _mid_run(s) and "Loss" in s and "╰" in s))
         final = _wait_for(read, lambda s: "finished after epoch 3" in s)
         assert re.search(r"epochs .*3/3", final)
         assert final.index("╰") < final.index("finished after epoch 3")  # printed below the panel
