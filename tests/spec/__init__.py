@@ -10,6 +10,9 @@ is passed as is. Each row is checked under DISABLED and BALANCED checkpointing:
 * every leaf's gradient has the leaf's shape and dtype and equals torch autograd's on the
   reference, and (``numeric=True``) a float64 central difference along a random direction;
 * BALANCED's outputs and gradients are bit-equal to DISABLED's;
+* an entry declared ``exact`` gives every gradient in its input's shape and dtype (checked
+  under DISABLED by debug mode's ``ExactnessCheck`` hook; BALANCED runs without hooks, so the
+  bit-equality also compares the engine's two paths);
 * a non-differentiable op's result is untracked even on tracked inputs.
 
 ``broadcast`` lists the operands that broadcast: the row is also run with each of them, in
@@ -29,6 +32,8 @@ import numpy as np
 import torch
 
 from burn_torch import Device, GradientCheckpointingStrategy, Tensor
+from burn_torch.autodiff import hooks
+from burn_torch.autodiff.debug import ExactnessCheck
 
 FAMILIES = ("elementwise", "activation", "linalg", "convert", "compare", "shape", "index", "reduce",
             "module", "signal", "norm", "loss", "recurrent")
@@ -232,7 +237,13 @@ def check(row: Row, args: tuple, seed: int, differentiable: bool) -> None:
 
     results = {}
     for strategy, device in STRATEGIES.items():
-        outs, tensors, grads = _run_burn(row, args, values, device, weights)
+        unregister = hooks.register(lambda root, seed: ExactnessCheck()) \
+            if strategy is GradientCheckpointingStrategy.DISABLED else None
+        try:
+            outs, tensors, grads = _run_burn(row, args, values, device, weights)
+        finally:
+            if unregister is not None:
+                unregister()
         assert len(outs) == len(t_outs), f"{len(outs)} outputs, torch reference {len(t_outs)}"
         for k, (o, t) in enumerate(zip(outs, t_outs)):
             _close(f"{strategy.name} output {k}", o, t.detach(), row.rtol, row.atol)

@@ -3,7 +3,8 @@
 While it is on (:func:`debug_mode`, or ``BURN_TORCH_DEBUG=1`` in the environment when burn_torch
 is imported), every recorded step keeps the source line of the user's code that recorded it,
 and backward checks every gradient a rule produces: an error raised by a rule, or a NaN or an
-infinity in a gradient, is reported with the op and that line. Off, it costs nothing: the
+infinity in a gradient, is reported with the op and that line (and an entry declared exact that
+gives a gradient of another shape or dtype than its input's is reported too). Off, it costs nothing: the
 recorder creates plain nodes and no backward hook is registered. The switch is process-wide.
 """
 from __future__ import annotations
@@ -20,7 +21,7 @@ import torch
 from . import checkpoint, hooks, recorder
 from .graph import Node
 
-__all__ = ["debug_mode", "is_enabled"]
+__all__ = ["debug_mode", "is_enabled", "ExactnessCheck"]
 
 _PACKAGE = __name__.split(".")[0] + "."
 _lock = threading.Lock()
@@ -50,12 +51,31 @@ class DebugNode(Node):
         self.origin = _user_line() if self.op is not None else None
 
 
-class _NonFiniteCheck(hooks.BackwardHook):
-    """Raises FloatingPointError when a rule produces a NaN or an infinity."""
+class ExactnessCheck(hooks.BackwardHook):
+    """Raises RuntimeError when an entry declared ``exact`` (see ``ops.table``) gives a gradient
+    whose shape or dtype is not its input's: the engine would have kept it as it is. Part of
+    debug mode; the op spec table registers it for every row."""
 
     __slots__ = ()
 
     def step(self, node, grad, input_grads, grads, recomputer) -> None:
+        if not node.op.exact:
+            return
+        for i, (p, pg) in enumerate(zip(node.parents, input_grads)):
+            if p is not None and pg is not None and (pg.shape != p.shape or pg.dtype != p.dtype):
+                raise RuntimeError(
+                    f"op {node.op.name} is declared exact, but its rule for input {i} gave a "
+                    f"{list(pg.shape)} {pg.dtype} gradient for a {list(p.shape)} {p.dtype} input; "
+                    "fix the rule or declare the entry exact=False")
+
+
+class _DebugCheck(ExactnessCheck):
+    """Also raises FloatingPointError when a rule produces a NaN or an infinity."""
+
+    __slots__ = ()
+
+    def step(self, node, grad, input_grads, grads, recomputer) -> None:
+        ExactnessCheck.step(self, node, grad, input_grads, grads, recomputer)
         for i, pg in enumerate(input_grads):
             if pg is not None and pg.is_floating_point() and not bool(torch.isfinite(pg).all()):
                 kind = "NaN" if bool(pg.isnan().any()) else "an infinity"
@@ -66,7 +86,7 @@ class _NonFiniteCheck(hooks.BackwardHook):
 
 
 def _check_for_pass(root, seed):
-    return _NonFiniteCheck()
+    return _DebugCheck()
 
 
 def _switch(on: bool) -> None:

@@ -18,7 +18,7 @@ from ..errors import GraphConsumedError
 from . import hooks as _hooks
 from .checkpoint import Checkpoint, Recomputer
 from ..ops.table import PASS
-from .graph import GRAD, Node
+from .graph import Node
 
 _grad_enabled = torch.is_grad_enabled
 _set_grad = torch._C._set_grad_enabled
@@ -58,14 +58,16 @@ def claim(root: Node, check=None) -> list[Node]:
                 "or recompute the forward pass"
             )
         # a step is marked with this walk's token when first reached (its mark tells "seen in
-        # this walk" from "consumed before"); leaves are never marked, a set tells them apart
+        # this walk" from "consumed before" in one read); leaves are never marked: collected
+        # with repeats, made unique once at the end
         token = _Claim()
-        leaves = set()
         nodes = [root]
+        leaves = []
         stack = [] if root.parents is None else [root]  # a leaf root has nothing to walk
         pop = stack.pop
         push = stack.append
         append = nodes.append
+        leaf = leaves.append
         try:
             if stack:
                 root.consumed = token
@@ -73,24 +75,24 @@ def claim(root: Node, check=None) -> list[Node]:
                 for p in pop().parents:
                     if p is None:
                         continue
+                    if p.op is None:
+                        leaf(p)
+                        continue
                     c = p.consumed
                     if c is token:
                         continue
                     if c:
                         raise _consumed_error(p)
-                    if p.parents is None:  # a leaf: a step not yet consumed has its parents
-                        if p not in leaves:
-                            leaves.add(p)
-                            append(p)
-                        continue
                     p.consumed = token
                     append(p)
                     push(p)
+            if leaves:
+                nodes.extend(set(leaves))
             if check is not None:
                 check(nodes)
         except BaseException:
             # marked while walking: un-marked, so a refused or interrupted claim leaves the
-            # graph as it was (leaves are never marked)
+            # graph as it was (leaves were never marked)
             for n in nodes:
                 n.consumed = False
             raise
@@ -146,7 +148,7 @@ def run_backward(root: Node, seed: torch.Tensor) -> dict[int, torch.Tensor]:
     hook's ``check`` raises (nothing consumed), and an error naming the op, the step and the
     shapes when a rule fails (the graph is then consumed whole).
     """
-    hooks = _hooks.for_pass(root, seed)
+    hooks = _hooks.for_pass(root, seed) if _hooks.registered else None
     if hooks:
         nodes = claim(root, lambda ns: [h.check(ns) for h in hooks])
         grads = {root: seed}
@@ -160,6 +162,8 @@ def run_backward(root: Node, seed: torch.Tensor) -> dict[int, torch.Tensor]:
     recomputer = None
     pop = grads.pop
     get = grads.get
+    passthrough = _pass
+    checkpoint = Checkpoint
     prev = _grad_enabled()
     _set_grad(False)
     try:
@@ -167,7 +171,7 @@ def run_backward(root: Node, seed: torch.Tensor) -> dict[int, torch.Tensor]:
             g = pop(node, None)
             op = node.op
             if op is None:
-                if g is not None and node.requirement == GRAD:
+                if g is not None:  # a leaf a walk reaches retains its gradient (GRAD)
                     if hooks and any([h.leaf(node, g) for h in hooks]):
                         continue
                     # a view (a cat/stack part, an expanded seed) would keep the whole
@@ -179,25 +183,23 @@ def run_backward(root: Node, seed: torch.Tensor) -> dict[int, torch.Tensor]:
                 continue
             saved = node.saved
             if g is None:
-                if saved.__class__ is Checkpoint:
+                if saved.__class__ is checkpoint:
                     recomputer = recomputer or Recomputer(nodes)
                     recomputer.release(node)
                 node.parents = node.saved = None
                 continue
-            if saved.__class__ is Checkpoint:
+            if saved.__class__ is checkpoint:
                 recomputer = recomputer or Recomputer(nodes)
                 saved = recomputer.resolve(node)
             parents = node.parents
-            oshape = node.shape
-            odtype = node.dtype
+            rules = op.rules
+            exact = op.exact  # its rules give every gradient in its input's shape and dtype
             try:
-                rules = op.rules
-                exact = rules is None  # a fused rule's gradients are in its inputs' shapes
-                if exact or hooks:
+                if rules is None or hooks:
                     # every input gradient at once (a fused rule, or hooks that see them all):
                     # the loop below then reads them through rules that pick them by position
                     saved = op.fused(g, saved, parents) if rules is None else tuple(
-                        [None if p is None or r is None else g if r is _pass else r(g, saved)
+                        [None if p is None else g if r is passthrough else r(g, saved)
                          for p, r in zip(parents, rules)])
                     rules = _picks if len(parents) <= len(_picks) else _pickers(len(parents))
             except Exception as e:
@@ -206,27 +208,29 @@ def run_backward(root: Node, seed: torch.Tensor) -> dict[int, torch.Tensor]:
                 for h in hooks:
                     h.step(node, g, saved, grads, recomputer)
             try:
-                for p, r in zip(parents, rules):
-                    if p is None or r is None:
+                i = -1
+                for p in parents:  # indexing the rules: a zip per step costs more
+                    i += 1
+                    if p is None:
                         continue
-                    pg = g if r is _pass else r(g, saved)
+                    r = rules[i]
+                    pg = g if r is passthrough else r(g, saved)
                     if pg is None:
                         continue
-                    shape = p.shape
-                    # a rule's gradient has the output's shape and dtype: only a parent of
-                    # another shape or dtype can need reducing or casting
-                    if shape is not oshape and not exact and shape != oshape \
-                            and pg.shape != shape:
-                        pg = pg.sum_to_size(shape)
-                    if p.dtype is not odtype and pg.dtype is not p.dtype:
-                        pg = pg.to(p.dtype)
-                    cur = get(p)
-                    if cur is None:
+                    if not exact:
+                        # a rule's gradient has the output's shape and dtype: only a parent of
+                        # another shape or dtype can need reducing or casting
+                        shape = p.shape
+                        if shape != node.shape and pg.shape != shape:
+                            pg = pg.sum_to_size(shape)
+                        if p.dtype is not node.dtype and pg.dtype is not p.dtype:
+                            pg = pg.to(p.dtype)
+                    if p not in grads:
                         grads[p] = pg
                     elif p in owned:
-                        cur.add_(pg)
+                        get(p).add_(pg)
                     else:
-                        grads[p] = cur + pg
+                        grads[p] = get(p) + pg
                         owned.add(p)
             except Exception as e:
                 raise step_error(node, g, e) from e
@@ -236,6 +240,7 @@ def run_backward(root: Node, seed: torch.Tensor) -> dict[int, torch.Tensor]:
         raise
     finally:
         _set_grad(prev)
-    for h in hooks:
-        h.finish(result)
+    if hooks:
+        for h in hooks:
+            h.finish(result)
     return result

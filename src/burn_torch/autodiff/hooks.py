@@ -12,7 +12,7 @@ from __future__ import annotations
 import threading
 from typing import Callable
 
-__all__ = ["BackwardHook", "register", "for_pass"]
+__all__ = ["BackwardHook", "register", "registered", "for_pass"]
 
 
 class BackwardHook:
@@ -44,7 +44,8 @@ class BackwardHook:
         """The pass completed; ``result`` maps leaf node ids to gradients (may be edited)."""
 
 
-_factories: list = []
+registered: list = []
+"""The registered factories, in registration order (read-only outside this module)."""
 _lock = threading.Lock()
 
 
@@ -52,22 +53,20 @@ def register(factory: Callable) -> Callable[[], None]:
     """Registers ``factory(root, seed) -> BackwardHook | None``, called at the start of every
     backward pass in every thread; returns a function that unregisters it."""
     with _lock:
-        _factories.append(factory)
+        registered.append(factory)
 
     def unregister() -> None:
         with _lock:
-            if factory in _factories:
-                _factories.remove(factory)
+            if factory in registered:
+                registered.remove(factory)
 
     return unregister
 
 
 def for_pass(root, seed) -> list:
     """The hooks taking part in the backward pass from ``root`` (usually none)."""
-    if not _factories:
-        return []
     hooks = []
-    for factory in tuple(_factories):
+    for factory in tuple(registered):
         hook = factory(root, seed)
         if hook is not None:
             hooks.append(hook)

@@ -144,6 +144,43 @@ def apply2(op, a, b, attrs=()):
     return t
 
 
+def apply3(op, a, b, c, attrs=()):
+    """:func:`applyn` over exactly ``(a, b, c)`` (a linear or convolution with its bias, a
+    normalisation with both parameters), unrolled: the hot path of every biased layer."""
+    ctx = a._ctx
+    if b._ctx is not ctx or c._ctx is not ctx:
+        ctx = combine_ctx(combine_ctx(ctx, b._ctx), c._ctx)
+    if ctx is _BALANCED:
+        return _checkpoint.record(op, (a, b, c), attrs, ctx, True)
+    datas = (a._data, b._data, c._data)
+    prev = _grad_enabled()
+    _set_grad(False)
+    try:
+        out = op.forward(datas, *attrs)
+    except RuntimeError as e:
+        raise kernel_error(op, e, datas) from e
+    finally:
+        _set_grad(prev)
+    res = None
+    if op.residuals:
+        res = out[1:]
+        out = out[0]
+    t = _Tensor.__new__(_Tensor)
+    t._data = out
+    t._ctx = ctx
+    na = a._node
+    nb = b._node
+    nc = c._node
+    if not op.differentiable or (na is None and nb is None and nc is None):
+        t._node = None
+        return t
+    save = op.savers[1 if op.variadic else
+                     (na is not None) | (nb is not None) << 1 | (nc is not None) << 2]
+    t._node = NodeClass(op, (na, nb, nc), None if save is None else save(datas, out, res, attrs),
+                        out.shape, out.dtype)
+    return t
+
+
 def applyn(op, tensors, attrs=()):
     """Applies an op over a sequence of tensors (a variadic op, or one whose optional inputs
     may be absent, such as a bias); ``op.forward`` receives their storages as one tuple."""

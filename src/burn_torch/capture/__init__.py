@@ -75,7 +75,7 @@ class _LeafWatch(_hooks.BackwardHook):
 
 
 def _environment() -> tuple:
-    return (_recorder.NodeClass, tuple(_hooks._factories))
+    return (_recorder.NodeClass, tuple(_hooks.registered))
 
 
 class CapturedStep:

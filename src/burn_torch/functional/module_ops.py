@@ -21,7 +21,7 @@ import torch
 
 from .. import validate
 from ..autodiff.checkpoint import Checkpoint
-from ..autodiff.recorder import apply1, applyn, run, wrap
+from ..autodiff.recorder import apply1, apply3, applyn, run, wrap
 from ..dtype import Bool, Int, kind_of
 from ..ops import conv as conv_ops
 from ..ops import nn as nn_ops
@@ -265,8 +265,11 @@ def _options_arity(what: str, options, n: int) -> None:
         raise ValueError(f"{what}: options must have {n} entries per field, got {options}")
 
 
-def _with_bias(x, weight, bias):
-    return (x, weight) if bias is None else (x, weight, bias)
+def _biased(op, x, weight, bias, attrs=()):
+    """Applies ``op`` to ``(x, weight)`` or, with a bias, to ``(x, weight, bias)``."""
+    if bias is None:
+        return applyn(op, (x, weight), attrs)
+    return apply3(op, x, weight, bias, attrs)
 
 
 # ================================================================================ linear ====
@@ -278,7 +281,7 @@ def linear(x: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     if not (isinstance(x, Tensor) and isinstance(weight, Tensor)
             and _linear_ok(x._data, weight._data, bias)):
         _linear_error(x, weight, bias)
-    return applyn(nn_ops.LINEAR, _with_bias(x, weight, bias))
+    return _biased(nn_ops.LINEAR, x, weight, bias)
 
 
 def _linear_ok(xd, wd, bias) -> bool:
@@ -343,7 +346,7 @@ def _conv(n: int, x, weight, bias, options) -> Tensor:
     _bias(what, bias, ws[0])
     if n == 3 and padding_end is not None:
         raise ValueError("conv3d: asymmetric padding is not supported for conv3d (as in Burn)")
-    return applyn(conv_ops.CONV[n], _with_bias(x, weight, bias), options._attrs)
+    return _biased(conv_ops.CONV[n], x, weight, bias, options._attrs)
 
 
 def conv1d(x: Tensor, weight: Tensor, bias: Tensor | None,
@@ -379,7 +382,7 @@ def _conv_transpose(n: int, x, weight, bias, options) -> Tensor:
         raise ValueError(f"{what}: x has {xs[1]} channels but weight {ws} expects {ws[0]} "
                          f"(divisible by groups={groups}) (x {xs}, weight {ws})")
     _bias(what, bias, ws[1] * groups)
-    return applyn(conv_ops.CONV_TRANSPOSE[n], _with_bias(x, weight, bias), options._attrs)
+    return _biased(conv_ops.CONV_TRANSPOSE[n], x, weight, bias, options._attrs)
 
 
 def conv_transpose1d(x: Tensor, weight: Tensor, bias: Tensor | None,
@@ -681,15 +684,15 @@ def attention(q: Tensor, k: Tensor, v: Tensor, mask: Tensor | None = None,
         causal = (torch.arange(seq_k, device=q._data.device).view(1, -1) > rows).view(
             1, 1, seq_q, seq_k)
         mask_data = causal if mask_data is None else mask_data | causal
-    inputs = (q, k, v)
-    if attn_bias is not None:
-        _float("attention", "attn_bias", attn_bias, 4, " [batch, heads, seq_q, seq_k]")
-        if not _broadcasts(attn_bias, scores):
-            raise ValueError(f"attention: attn_bias {_shape(attn_bias)} must broadcast to the "
-                             f"scores {scores}")
-        inputs = (q, k, v, attn_bias)
     scale = options.scale if options.scale is not None else 1.0 / math.sqrt(qs[3])
-    return applyn(nn_ops.ATTENTION, inputs, (mask_data, scale, options.softcap))
+    attrs = (mask_data, scale, options.softcap)
+    if attn_bias is None:
+        return apply3(nn_ops.ATTENTION, q, k, v, attrs)
+    _float("attention", "attn_bias", attn_bias, 4, " [batch, heads, seq_q, seq_k]")
+    if not _broadcasts(attn_bias, scores):
+        raise ValueError(f"attention: attn_bias {_shape(attn_bias)} must broadcast to the "
+                         f"scores {scores}")
+    return applyn(nn_ops.ATTENTION, (q, k, v, attn_bias), attrs)
 
 
 def _broadcasts(t: Tensor, shape: list[int]) -> bool:

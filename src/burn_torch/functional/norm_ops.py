@@ -3,7 +3,7 @@
 backward. Public through ``burn_torch.module_ops``."""
 from __future__ import annotations
 
-from ..autodiff.recorder import applyn
+from ..autodiff.recorder import apply3, applyn
 from ..methods.base import require_float
 from ..ops import norm as norm_ops
 from ..tensor import Tensor
@@ -40,11 +40,11 @@ def layer_norm(input: Tensor, gamma: Tensor, beta: Tensor | None, epsilon: float
     _input("layer_norm", input, 1)
     d_model = input.dims()[-1]
     _param("layer_norm", "gamma", gamma, d_model)
-    tensors = (input, gamma)
-    if beta is not None:
-        _param("layer_norm", "beta", beta, d_model)
-        tensors = (input, gamma, beta)
-    return applyn(norm_ops.LAYER_NORM, tensors, (_epsilon("layer_norm", epsilon),))
+    attrs = (_epsilon("layer_norm", epsilon),)
+    if beta is None:
+        return applyn(norm_ops.LAYER_NORM, (input, gamma), attrs)
+    _param("layer_norm", "beta", beta, d_model)
+    return apply3(norm_ops.LAYER_NORM, input, gamma, beta, attrs)
 
 
 def rms_norm(input: Tensor, gamma: Tensor, epsilon: float) -> Tensor:

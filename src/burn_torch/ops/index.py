@@ -23,8 +23,9 @@ SELECT = defop("select", torch.index_select, MEMORY, attrs=("dim", "indices"),
                vjp=(vjp(_select_rule, "x_shape"),))
 GATHER = defop("gather", torch.gather, MEMORY, attrs=("dim", "indices"),
                vjp=(vjp(_gather_rule, "x_shape"),))
+# x broadcasts to the mask's shape: the engine sums its gradient back
 MASK_FILL = defop("mask_fill", torch.masked_fill, MEMORY, attrs=("mask", "value"),
-                  vjp=(vjp(lambda g, s: g.masked_fill(s.mask, 0)),))
+                  vjp=(vjp(lambda g, s: g.masked_fill(s.mask, 0)),), exact=False)
 MASK_WHERE = defop("mask_where", lambda x, values, mask: torch.where(mask, values, x), MEMORY,
                    inputs=_UPDATE, attrs=("mask",),
                    vjp=(vjp(lambda g, s: torch.where(s.mask, 0, g)),

@@ -1,8 +1,9 @@
 """Neural-network module ops (Burn's ``tensor::module``): linear, embedding, interpolate, unfold4d,
 fold4d, pixel (un)shuffle and attention. Convolutions live in ``ops.conv``, pooling in ``ops.pool``.
 
-``linear`` is applied with ``applyn`` (``forward(datas, *attrs)`` with ``(x, weight)`` or
-``(x, weight, bias)``; the bias may be absent), ``attention`` with ``applyn`` over ``(q, k, v)``:
+``linear`` gets its inputs as one tuple (``forward(datas, *attrs)`` with ``(x, weight)`` or
+``(x, weight, bias)``: the bias may be absent; applied with ``applyn``, or ``apply3`` with a
+bias), ``attention`` likewise over ``(q, k, v)`` and an optional ``attn_bias``:
 its forward returns ``(out, *residuals)``, the state its rule needs besides the inputs. Both
 have one fused rule computing every tracked input's gradient. The others are one-input entries
 applied with ``apply1``.
@@ -26,7 +27,7 @@ _UPSAMPLE = {
 _im2col = torch._C._nn.im2col
 _col2im = torch._C._nn.col2im
 _mm = torch.mm
-_addmm = torch.addmm
+_F_linear = torch.nn.functional.linear
 _matmul = torch.matmul
 _softmax = torch.softmax
 _softmax_backward = torch._softmax_backward_data
@@ -34,19 +35,16 @@ _softmax_backward = torch._softmax_backward_data
 
 # ---- linear: y = x @ weight + bias, weight [d_input, d_output] (no transpose, as Burn) ----------
 def _linear_forward(datas):
-    x, w = datas[0], datas[1]
-    x2 = x if x.dim() == 2 else x.reshape(-1, w.shape[0])
-    out = _addmm(datas[2], x2, w) if len(datas) == 3 else _mm(x2, w)
-    return out if x.dim() == 2 else out.view(*x.shape[:-1], w.shape[1])
+    # torch's linear takes the weight as [d_output, d_input]: ours, transposed as a view; it
+    # flattens the leading dims of x itself (one kernel call, addmm as for a 2-D x)
+    return _F_linear(datas[0], datas[1].t(), datas[2] if len(datas) == 3 else None)
 
 
 def _linear_rule(g, s, parents):
-    g2 = g if g.dim() == 2 else g.reshape(-1, g.shape[-1])
+    g2 = g if g.dim() == 2 else g.reshape(-1, g.shape[-1])  # leading dims as rows
     gx = gw = None
     if parents[0] is not None:
-        gx = _mm(g2, s.weight.t())
-        if g.dim() != 2:
-            gx = gx.view(s.x_shape)
+        gx = _matmul(g, s.weight.t())  # matmul keeps g's leading dims
     if parents[1] is not None:
         x = s.x
         gw = _mm((x if x.dim() == 2 else x.reshape(-1, x.shape[-1])).t(), g2)  # x as a matrix
@@ -56,7 +54,7 @@ def _linear_rule(g, s, parents):
 
 
 # x is needed only for the weight's gradient, the weight only for x's; the bias needs nothing
-_LINEAR_NEEDS = (("weight", "x_shape"), ("x",), ())
+_LINEAR_NEEDS = (("weight",), ("x",), ())
 
 
 # ---- embedding: attrs (indices,) -----------------------------------------------------------------

@@ -94,11 +94,14 @@ SWAP_DIMS = defop("swap_dims", torch.transpose, MEMORY, attrs=("dim1", "dim2"),
                   vjp=(vjp(lambda g, s: g.transpose(s.dim1, s.dim2)),))
 PERMUTE = defop("permute", torch.permute, MEMORY, attrs=("dims",), vjp=(vjp(_permute_rule),))
 # the gradient is the output's, summed back over the expanded dims by the engine
-EXPAND = defop("expand", lambda x, shape: x.expand(shape), MEMORY, attrs=("shape",), vjp=(PASS,))
+EXPAND = defop("expand", lambda x, shape: x.expand(shape), MEMORY, attrs=("shape",), vjp=(PASS,),
+               exact=False)
 SLICE = defop("slice", _region, MEMORY, attrs=("index", "flips"), vjp=(vjp(_slice_rule, "x_shape"),))
+# cat and stack promote mixed float dtypes: the engine casts each part back to its input's dtype
 CAT = defop("cat", lambda datas, dim, sizes: torch.cat(datas, dim), MEMORY, inputs=("*tensors",),
-            attrs=("dim", "sizes"), fused=_cat_rule)
-STACK = defop("stack", torch.stack, MEMORY, inputs=("*tensors",), attrs=("dim",), fused=_stack_rule)
+            attrs=("dim", "sizes"), fused=_cat_rule, exact=False)
+STACK = defop("stack", torch.stack, MEMORY, inputs=("*tensors",), attrs=("dim",), fused=_stack_rule,
+              exact=False)
 NARROW = defop("narrow", torch.narrow, MEMORY, attrs=("dim", "start", "length"),
                vjp=(vjp(_narrow_rule, "x_shape"),))
 FLIP = defop("flip", torch.flip, MEMORY, attrs=("dims",), vjp=(vjp(lambda g, s: g.flip(s.dims)),))

@@ -17,16 +17,21 @@ An entry (:class:`OpDef`, declared with :func:`defop`) names
   input's ``torch.Size``), ``out`` or a residual name. ``PASS`` passes the gradient unchanged;
 * ``fused`` (instead of ``vjp``): one rule computing every input's gradient in one kernel call
   (linear, convolutions, attention, normalisations): ``fn(g, s, parents)`` returns one gradient
-  (or ``None``) per input, **each already in its input's shape** (the engine does not reduce
-  them; it still casts to the input's dtype), and ``parents[i] is None`` tells which inputs are untracked.
-  ``needs`` then gives, per input, what its gradient needs;
+  (or ``None``) per input, **each already in its input's shape**, and ``parents[i] is None``
+  tells which inputs are untracked. ``needs`` then gives, per input, what its gradient needs;
+* ``exact``: whether every rule already returns its input's shape and dtype, so the engine need
+  not look. Fused entries are exact by default, and so are one-input entries (an elementwise op,
+  a reshape, a reduction: their rules see the input's shape), except those whose inputs are
+  broadcast or promoted to another dtype (``expand``, ``cast``, ``mask_fill``, ``cat``), declared
+  ``exact=False``. Entries with several inputs are not exact by default (their operands
+  broadcast). The spec table checks every exact entry's gradients (``tests/spec``);
 * ``bound``: MEMORY or COMPUTE. Burn's BALANCED checkpointing recomputes memory-bound outputs in
   backward instead of keeping them. Non-differentiable ops have no bound and no rules.
 
-The engine calls only the rules of tracked inputs, and reduces every gradient to its input's
-shape (summing broadcast dimensions) and dtype, once, for every op: it looks at a gradient's
-shape only when its input's shape differs from the output's, and at its dtype only when its
-input's dtype differs from the output's. The recorder saves exactly
+The engine calls only the rules of tracked inputs, and reduces every gradient of an entry that
+is not exact to its input's shape (summing broadcast dimensions) and dtype, once, for every such
+op: it looks at a gradient's shape only when its input's shape differs from the output's, and at
+its dtype only when its input's dtype differs from the output's. The recorder saves exactly
 what the rules of the tracked inputs need: a saver per set of tracked inputs, generated once per
 entry. Rules run with torch autograd off and must not mutate ``g`` or anything saved.
 """
@@ -70,6 +75,11 @@ def _pass(g, s):
     return g
 
 
+def no_gradient(g, s):
+    """The rule of an input declared ``None`` (never differentiable): no gradient."""
+    return None
+
+
 PASS = Rule(_pass, ())
 """The rule of an input whose gradient is the output's gradient (add, reshape-free copies)."""
 
@@ -77,8 +87,8 @@ PASS = Rule(_pass, ())
 class OpDef:
     """One op-table entry (see the module docstring). Read-only once declared.
 
-    ``rules``: per input, the rule's function or None (None as a whole for fused and
-    non-differentiable ops); ``needs``: per input, the names its gradient reads; ``differentiable``:
+    ``rules``: per input, the rule's function (:func:`no_gradient` for an input declared
+    ``None``; ``rules`` is None as a whole for fused and non-differentiable ops); ``exact``: see the module docstring; ``needs``: per input, the names its gradient reads; ``differentiable``:
     whether any rule exists; ``Saved``: the record class of its steps' saved values (None when
     its rules read nothing and it has no attrs); ``savers[mask]``: the function that builds that
     record when the inputs in bitmask ``mask`` are tracked (a variadic op: mask 1),
@@ -86,12 +96,12 @@ class OpDef:
     """
 
     __slots__ = ("name", "forward", "bound", "inputs", "attrs", "residuals", "variadic",
-                 "rules", "fused", "needs", "differentiable", "Saved", "_fields", "savers")
+                 "rules", "fused", "exact", "needs", "differentiable", "Saved", "_fields", "savers")
 
     def __init__(self, name: str, forward: Callable, bound: Bound | None = None, *,
                  inputs: tuple = ("x",), attrs: tuple = (), residuals: tuple = (),
                  vjp: tuple | None = None, fused: Callable | None = None,
-                 needs: tuple | None = None) -> None:
+                 needs: tuple | None = None, exact: bool | None = None) -> None:
         inputs = tuple(inputs)
         self.name = name
         self.forward = forward
@@ -106,12 +116,15 @@ class OpDef:
         if vjp is not None:
             if len(vjp) != len(self.inputs):
                 raise ValueError(f"op {name!r}: {len(vjp)} vjp rules for inputs {self.inputs}")
-            self.rules = tuple(None if r is None else r.fn for r in vjp)
+            self.rules = tuple(no_gradient if r is None else r.fn for r in vjp)
             self.needs = tuple(() if r is None else r.needs for r in vjp)
         else:
             self.rules = None
             self.needs = tuple(tuple(n) for n in needs) if needs is not None else ((),) * len(self.inputs)
         self.differentiable = vjp is not None or fused is not None
+        if exact is None:
+            exact = fused is not None or (len(self.inputs) == 1 and not self.variadic)
+        self.exact = exact
         if self.differentiable and bound is None:
             raise ValueError(f"op {name!r}: a differentiable op must say whether it is "
                              "MEMORY- or COMPUTE-bound")
@@ -133,18 +146,17 @@ class OpDef:
             if self.differentiable else None
 
     def _make_saver(self, mask: int):
-        if self.Saved is None:
-            return None
+        tracked = [i for i in range(len(self.inputs)) if self.variadic or mask >> i & 1]
+        if self.Saved is None or (self.rules is not None and all(
+                self.rules[i] in (_pass, no_gradient) for i in tracked)):
+            return None  # nothing saved: no record, or rules that read none (PASS)
         wanted = set()
-        for i, names in enumerate(self.needs):
-            if self.variadic or mask >> i & 1:
-                wanted.update(names)
+        for i in tracked:
+            wanted.update(self.needs[i])
         index = {n: i for i, n in enumerate(self.inputs)}
         parts = []
-        for k, field in enumerate(self._fields):
-            if k < len(self.attrs):
-                parts.append(f"attrs[{k}]")
-            elif field not in wanted:
+        for field in self._fields[len(self.attrs):]:
+            if field not in wanted:
                 parts.append("None")
             elif field == "out":
                 parts.append("out")
@@ -155,8 +167,11 @@ class OpDef:
                              else f"inputs[{index[field[:-6]]}].shape")
             else:
                 parts.append(f"residuals[{self.residuals.index(field)}]")
+        # the attrs lead the record: the attrs tuple, extended by what the rules need
+        needed = f"({', '.join(parts)},)" if parts else None
+        record = "attrs" if needed is None else f"attrs + {needed}" if self.attrs else needed
         src = (f"def save(inputs, out, residuals, attrs):\n"
-               f"    return _new(Saved, ({', '.join(parts)},))\n")
+               f"    return _new(Saved, {record})\n")
         scope = {"_new": tuple.__new__, "Saved": self.Saved}
         exec(compile(src, f"<saver of {self.name}>", "exec"), scope)
         return scope["save"]
