@@ -19,6 +19,7 @@ from . import hooks as _hooks
 from .checkpoint import Checkpoint, Recomputer
 from ..ops.table import PASS
 from .graph import Node
+from .unbroadcast import unbroadcast
 
 _grad_enabled = torch.is_grad_enabled
 _set_grad = torch._C._set_grad_enabled
@@ -221,8 +222,10 @@ def run_backward(root: Node, seed: torch.Tensor) -> dict[int, torch.Tensor]:
                         # a rule's gradient has the output's shape and dtype: only a parent of
                         # another shape or dtype can need reducing or casting
                         shape = p.shape
-                        if shape != node.shape and pg.shape != shape:
-                            pg = pg.sum_to_size(shape)
+                        if shape != node.shape:
+                            gshape = pg.shape
+                            if gshape != shape:
+                                pg = unbroadcast(pg, gshape, shape)
                         if p.dtype is not node.dtype and pg.dtype is not p.dtype:
                             pg = pg.to(p.dtype)
                     if p not in grads:

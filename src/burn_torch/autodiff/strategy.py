@@ -12,5 +12,9 @@ class GradientCheckpointingStrategy(enum.Enum):
     DISABLED = "disabled"
     BALANCED = "balanced"
 
+    # members are singletons: hashing by identity (in C) keeps keys that hold a strategy (the
+    # captured-step key holds one per input tensor) cheap; Enum's own hash runs Python code
+    __hash__ = object.__hash__
+
     def __repr__(self) -> str:
         return f"GradientCheckpointingStrategy.{self.name}"

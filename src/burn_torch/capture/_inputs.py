@@ -28,12 +28,24 @@ class NotReplayable(Exception):
     leaf, an unhashable constant): the call runs eagerly."""
 
 
-def _role(node) -> object:
+def _tensor(t, tensors: list, nodes: list, ids: dict) -> tuple:
+    """The key of public Tensor ``t`` (see :func:`flatten`)."""
+    data = t._data
+    node = t._node
+    i = ids.get(id(data))
+    if i is None:
+        i = ids[id(data)] = len(tensors)
+        tensors.append(data)
+        nodes.append(node)
+    elif nodes[i] is not node:
+        raise NotReplayable("one storage under two different nodes")
     if node is None:
-        return None
-    if node.__class__ is not Node or node.op is not None:
+        role = None
+    elif node.__class__ is Node and node.op is None:
+        role = node.requirement
+    else:
         raise NotReplayable("an input carries a recorded graph or a distributed/debug node")
-    return node.requirement
+    return (i, data.shape, data.stride(), data.dtype, data.device, t._ctx, role)
 
 
 def flatten(args, tensors: list, nodes: list, ids: dict) -> tuple:
@@ -41,16 +53,7 @@ def flatten(args, tensors: list, nodes: list, ids: dict) -> tuple:
     ``nodes`` (``ids`` maps id(storage) to its index); returns the key of ``args``."""
     cls = args.__class__
     if cls is Tensor:
-        data = args._data
-        i = ids.get(id(data))
-        if i is None:
-            i = ids[id(data)] = len(tensors)
-            tensors.append(data)
-            nodes.append(args._node)
-        elif nodes[i] is not args._node:
-            raise NotReplayable("one storage under two different nodes")
-        return (i, data.shape, data.stride(), data.dtype, data.device, args._ctx,
-                _role(args._node))
+        return _tensor(args, tensors, nodes, ids)
     if isinstance(args, _TorchTensor):
         i = ids.get(id(args))
         if i is None:
@@ -58,8 +61,9 @@ def flatten(args, tensors: list, nodes: list, ids: dict) -> tuple:
             tensors.append(args)
             nodes.append(None)
         return (i, args.shape, args.stride(), args.dtype, args.device, "torch")
-    if cls is tuple or cls is list:
-        return (cls, *[flatten(a, tensors, nodes, ids) for a in args])
+    if cls is tuple or cls is list:  # a list of parameters: its tensors keyed without recursion
+        return (cls, *[_tensor(a, tensors, nodes, ids) if a.__class__ is Tensor
+                        else flatten(a, tensors, nodes, ids) for a in args])
     if cls is dict:
         return (dict, *[(k, flatten(v, tensors, nodes, ids)) for k, v in args.items()])
     if cls in _VALUES or isinstance(args, enum.Enum):
