@@ -146,39 +146,17 @@ def apply2(op, a, b, attrs=()):
 
 def apply3(op, a, b, c, attrs=()):
     """:func:`applyn` over exactly ``(a, b, c)`` (a linear or convolution with its bias, a
-    normalisation with both parameters), unrolled: the hot path of every biased layer."""
+    normalisation with both parameters), without applyn's loop: the hot path of biased layers."""
     ctx = a._ctx
     if b._ctx is not ctx or c._ctx is not ctx:
         ctx = combine_ctx(combine_ctx(ctx, b._ctx), c._ctx)
     if ctx is _BALANCED:
         return _checkpoint.record(op, (a, b, c), attrs, ctx, True)
-    datas = (a._data, b._data, c._data)
-    prev = _grad_enabled()
-    _set_grad(False)
-    try:
-        out = op.forward(datas, *attrs)
-    except RuntimeError as e:
-        raise kernel_error(op, e, datas) from e
-    finally:
-        _set_grad(prev)
-    res = None
-    if op.residuals:
-        res = out[1:]
-        out = out[0]
-    t = _Tensor.__new__(_Tensor)
-    t._data = out
-    t._ctx = ctx
     na = a._node
     nb = b._node
     nc = c._node
-    if not op.differentiable or (na is None and nb is None and nc is None):
-        t._node = None
-        return t
-    save = op.savers[1 if op.variadic else
-                     (na is not None) | (nb is not None) << 1 | (nc is not None) << 2]
-    t._node = NodeClass(op, (na, nb, nc), None if save is None else save(datas, out, res, attrs),
-                        out.shape, out.dtype)
-    return t
+    return _packed(op, (a._data, b._data, c._data), (na, nb, nc),
+                   (na is not None) | (nb is not None) << 1 | (nc is not None) << 2, ctx, attrs)
 
 
 def applyn(op, tensors, attrs=()):
@@ -201,7 +179,11 @@ def applyn(op, tensors, attrs=()):
         bit <<= 1
     if ctx is _BALANCED:
         return _checkpoint.record(op, tensors, attrs, ctx, True)
-    datas = tuple(datas)
+    return _packed(op, tuple(datas), tuple(parents), mask, ctx, attrs)
+
+
+def _packed(op, datas: tuple, parents: tuple, mask: int, ctx, attrs):
+    """The rest of :func:`applyn`: ``mask`` has bit i set when ``parents[i]`` is a node."""
     prev = _grad_enabled()
     _set_grad(False)
     try:
@@ -221,7 +203,7 @@ def applyn(op, tensors, attrs=()):
         t._node = None
         return t
     save = op.savers[1 if op.variadic else mask]
-    t._node = NodeClass(op, tuple(parents), None if save is None else save(datas, out, res, attrs),
+    t._node = NodeClass(op, parents, None if save is None else save(datas, out, res, attrs),
                         out.shape, out.dtype)
     return t
 
