@@ -35,8 +35,12 @@ def is_tanh(activation: Module) -> bool:
 
 def uniform_bias(gates: Sequence[Module]) -> bool:
     """Whether every transform of ``gates`` has a bias, or none has (what the fused ops take)."""
-    flags = {lin.bias is not None for g in gates for lin in (g.input_transform, g.hidden_transform)}
-    return len(flags) == 1
+    biased = gates[0].input_transform.bias is not None
+    for g in gates:
+        if ((g.input_transform.bias is not None) is not biased
+                or (g.hidden_transform.bias is not None) is not biased):
+            return False
+    return True
 
 
 def recurrent_sequence(op, x: Tensor, states: Sequence[Tensor], weights_ih: Sequence[Tensor],

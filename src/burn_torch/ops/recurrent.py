@@ -118,13 +118,14 @@ def _input_grads(g_pre, xs, w_ih, batch_first):
 _CPU_ORDER = (0, 1, 3, 2)
 _MKLDNN_LSTM = 2  # the kernel's mode for an LSTM
 _MKLDNN_OK = torch.backends.mkldnn.is_available()
+_mkldnn_enabled = torch._C._get_mkldnn_enabled  # torch.backends.mkldnn.enabled, read per call
 _MKLDNN_LAYER = aten.mkldnn_rnn_layer.default
 _MKLDNN_LAYER_BACKWARD = aten.mkldnn_rnn_layer_backward.default
 
 
 def _use_mkldnn(x) -> bool:
     return (_MKLDNN_OK and x.dtype is torch.float32 and x.device.type == "cpu"
-            and torch.backends.mkldnn.enabled)
+            and _mkldnn_enabled())
 
 
 def _lstm_parts(datas, loop: bool):
@@ -282,10 +283,11 @@ def _lstm_rule_mkldnn(go, s, parents):
     w_hh = s.w_hh
     hy, cy = s.cells
     T = xs.shape[0]
-    y = _time_major(s.out, s.batch_first)[:T]
+    y = _time_major(s.out, s.batch_first).narrow(0, 0, T)
     g_x, g_w_ih, g_w_hh, g_b_ih, g_b_hh, g_h0, g_c0 = _MKLDNN_LAYER_BACKWARD(
         xs, w_ih, w_hh, b_ih, b_hh, datas[1].contiguous(), datas[2].contiguous(), y, hy, cy,
-        go[:T], None, go[T], s.reverse, _MKLDNN_LSTM, w_hh.shape[1], 1, biased, True, False, (), False, s.acts)
+        go.narrow(0, 0, T), None, go.select(0, T), s.reverse, _MKLDNN_LSTM, w_hh.shape[1], 1,
+        biased, True, False, (), False, s.acts)
     grads = [_time_major(g_x, s.batch_first), g_h0, g_c0, *_gate_blocks(g_w_ih, 4),
              *_gate_blocks(g_w_hh, 4)]
     if biased:
