@@ -131,17 +131,18 @@ class Lstm(Module):
             reverse: bool) -> tuple[Tensor, LstmState]:
         """The pass over ``x`` in the given layout and step order (``BiLstm`` runs its reverse
         layer with ``reverse=True`` whatever that layer's own flag)."""
-        batch = x.dims()[0 if batch_first else 1]
+        shape = x._data.shape
+        batch = shape[0 if batch_first else 1]
         if state is None:
             zeros = zeros_state(x, batch, self.d_hidden)
             state = LstmState(zeros, zeros)
         if self.fusable():
-            packed = fused_pass(recurrent_ops.LSTM, x, (state.hidden, state.cell), self.gates(),
-                                batch_first, reverse)
             seq_dim = 1 if batch_first else 0
-            seq = x._data.shape[seq_dim]
+            seq = shape[seq_dim]
             if seq == 0:
                 raise ValueError("Lstm: the input sequence is empty")
+            packed = fused_pass(recurrent_ops.LSTM, x, (state.hidden, state.cell), self.gates(),
+                                batch_first, reverse)
             # packed: every step's hidden state, then the final cell state
             return leading(packed, seq_dim, seq), LstmState(
                 step_at(packed, seq_dim, seq), step_at(packed, seq_dim, 0 if reverse else seq - 1))
