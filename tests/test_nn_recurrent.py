@@ -10,6 +10,9 @@ from burn_torch import Device, Tensor, nn
 from burn_torch.compat import from_torch_module, to_torch_state_dict
 from burn_torch.interop.torch_layers import StackedGru, StackedLstm, StackedRnn
 from burn_torch import DType
+from burn_torch.capture import capture
+from burn_torch.nn.recurrent import recurrent_sequence
+from burn_torch.ops import recurrent as recurrent_ops
 from test_nn_layers import DTYPES, Case, _Cast, close, randn, run_both
 
 CPU = Device.cpu()
@@ -292,3 +295,45 @@ def test_on_cuda_the_fused_cell_kernels_equal_torch(name):
         close(o_b.to_torch().cpu(), o_t.detach(), 1e-10)
     for x_t, x_b in zip(xs_t, xs_b):
         close(x_b.grad(grads).to_torch().cpu(), x_t.grad, 1e-10)
+
+
+# ================================================= float32 LSTM (oneDNN kernel on CPU) ====
+def _lstm_f32_args(device, seed, bias=True):
+    """x, h0, c0 and one weight (and bias) per gate, float32, tracked."""
+    gen = torch.Generator().manual_seed(seed)
+    shapes = [(2, 5, 3), (2, 4), (2, 4)] + [(3, 4)] * 4 + [(4, 4)] * 4 + ([(4,)] * 8 if bias else [])
+    return [Tensor.from_data(torch.randn(*s, generator=gen), device).require_grad() for s in shapes]
+
+
+def _lstm_f32_step(x, h0, c0, *w):
+    """The op's packed output, weighted so every part (outputs, final cell) gets a gradient;
+    every input's gradient."""
+    out = recurrent_sequence(recurrent_ops.LSTM, x, [h0, c0], w[:4], w[4:8], w[8:12], w[12:])
+    grads = (out * out.sin()).sum().backward()
+    return [t.grad(grads) for t in (x, h0, c0, *w)]
+
+
+@pytest.mark.parametrize("bias", [True, False], ids=["bias", "no_bias"])
+def test_the_float32_lstm_replays_bit_equal_under_capture(bias):
+    step = capture(_lstm_f32_step)
+    step(*_lstm_f32_args(AD, 0, bias))
+    second = _lstm_f32_args(AD, 1, bias)
+    replayed = step(*second)
+    assert step.eager_reason is None and step.replayed == 1, step.eager_reason
+    for a, b in zip(replayed, _lstm_f32_step(*second)):
+        assert torch.equal(a.to_torch(), b.to_torch())
+
+
+def test_the_float32_lstm_gradients_under_balanced_equal_disabled_bit_for_bit():
+    disabled = _lstm_f32_step(*_lstm_f32_args(AD, 0))
+    balanced = _lstm_f32_step(*_lstm_f32_args(AD.gradient_checkpointing(), 0))
+    for a, b in zip(disabled, balanced):
+        assert torch.equal(a.to_torch(), b.to_torch())
+
+
+def test_the_float32_lstm_gradients_equal_the_float64_ones():
+    f32 = _lstm_f32_step(*_lstm_f32_args(AD, 0))
+    f64 = _lstm_f32_step(*[Tensor.from_data(t.to_torch().double(), AD).require_grad()
+                           for t in _lstm_f32_args(AD, 0)])
+    for a, b in zip(f32, f64):
+        torch.testing.assert_close(a.to_torch().double(), b.to_torch(), rtol=1e-4, atol=1e-5)

@@ -22,8 +22,9 @@ from ..tensor import Tensor
 from .activation_modules import ActivationConfig
 from .initializer import Initializer
 from .linear import Linear, LinearConfig
-from .recurrent import (BiLayer, ForwardAndField, bi_output, check_input, fused_pass, is_sigmoid, is_tanh, last_step,
-                        split_bi_state, step_order, to_batch_first, uniform_bias, zeros_state)
+from .recurrent import (BiLayer, ForwardAndField, bi_output, check_input, fused_pass, is_sigmoid,
+                        is_tanh, leading, split_bi_state, step_at, step_order, to_batch_first,
+                        uniform_bias, zeros_state)
 from ..ops import recurrent as recurrent_ops
 
 
@@ -130,18 +131,21 @@ class Lstm(Module):
             reverse: bool) -> tuple[Tensor, LstmState]:
         """The pass over ``x`` in the given layout and step order (``BiLstm`` runs its reverse
         layer with ``reverse=True`` whatever that layer's own flag)."""
-        batch = x.dims()[0 if batch_first else 1]
+        shape = x._data.shape
+        batch = shape[0 if batch_first else 1]
         if state is None:
             zeros = zeros_state(x, batch, self.d_hidden)
             state = LstmState(zeros, zeros)
         if self.fusable():
+            seq_dim = 1 if batch_first else 0
+            seq = shape[seq_dim]
+            if seq == 0:
+                raise ValueError("Lstm: the input sequence is empty")
             packed = fused_pass(recurrent_ops.LSTM, x, (state.hidden, state.cell), self.gates(),
                                 batch_first, reverse)
-            seq_dim = 1 if batch_first else 0
-            seq = packed.dims()[seq_dim] - 1
-            output = packed.narrow(seq_dim, 0, seq)
-            cell = packed.narrow(seq_dim, seq, 1).squeeze_dim(seq_dim)
-            return output, LstmState(cell, last_step(output, seq_dim, reverse))
+            # packed: every step's hidden state, then the final cell state
+            return leading(packed, seq_dim, seq), LstmState(
+                step_at(packed, seq_dim, seq), step_at(packed, seq_dim, 0 if reverse else seq - 1))
         output, state = self._composed(to_batch_first(x, batch_first), state, reverse)
         return to_batch_first(output, batch_first), state
 

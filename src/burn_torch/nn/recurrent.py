@@ -11,10 +11,13 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from ..autodiff.recorder import applyn, wrap
+from ..autodiff.recorder import apply1, applyn, wrap
 from ..module import Module
 from ..tensor import Tensor
+from ..ops.shape import NARROW, SLICE
 from .activation_modules import Sigmoid, Tanh
+
+_ALL = slice(None)
 
 
 def is_kind(activation: Module, kind: type) -> bool:
@@ -32,8 +35,12 @@ def is_tanh(activation: Module) -> bool:
 
 def uniform_bias(gates: Sequence[Module]) -> bool:
     """Whether every transform of ``gates`` has a bias, or none has (what the fused ops take)."""
-    flags = {lin.bias is not None for g in gates for lin in (g.input_transform, g.hidden_transform)}
-    return len(flags) == 1
+    biased = gates[0].input_transform.bias is not None
+    for g in gates:
+        if ((g.input_transform.bias is not None) is not biased
+                or (g.hidden_transform.bias is not None) is not biased):
+            return False
+    return True
 
 
 def recurrent_sequence(op, x: Tensor, states: Sequence[Tensor], weights_ih: Sequence[Tensor],
@@ -50,12 +57,15 @@ def recurrent_sequence(op, x: Tensor, states: Sequence[Tensor], weights_ih: Sequ
 def fused_pass(op, x: Tensor, states: Sequence[Tensor], gates: Sequence[Module],
                batch_first: bool, reverse: bool) -> Tensor:
     """:func:`recurrent_sequence` with ``gates``' (GateController) weights and biases."""
-    biased = gates[0].input_transform.bias is not None
-    return recurrent_sequence(
-        op, x, states, [g.input_transform.weight.val() for g in gates],
-        [g.hidden_transform.weight.val() for g in gates],
-        [g.input_transform.bias.val() for g in gates] if biased else (),
-        [g.hidden_transform.bias.val() for g in gates] if biased else (), batch_first, reverse)
+    ins = [g.input_transform for g in gates]
+    hid = [g.hidden_transform for g in gates]
+    tensors = [x, *states]
+    tensors.extend([lin.weight.val() for lin in ins])
+    tensors.extend([lin.weight.val() for lin in hid])
+    if ins[0].bias is not None:
+        tensors.extend([lin.bias.val() for lin in ins])
+        tensors.extend([lin.bias.val() for lin in hid])
+    return applyn(op, tensors, (batch_first, reverse))
 
 
 def check_input(layer: str, batched_input: Tensor) -> None:
@@ -76,9 +86,23 @@ def step_order(seq: int, reverse: bool) -> range:
 
 
 def last_step(output: Tensor, seq_dim: int, reverse: bool) -> Tensor:
-    """The state written by the last step processed (position 0 when ``reverse``)."""
-    seq = output.dims()[seq_dim]
-    return output.narrow(seq_dim, 0 if reverse else seq - 1, 1).squeeze_dim(seq_dim)
+    """The state written by the last step processed (position 0 when ``reverse``).
+    ValueError for an empty sequence."""
+    seq = output._data.shape[seq_dim]
+    if seq == 0:
+        raise ValueError("a recurrent pass over an empty sequence has no last step")
+    return step_at(output, seq_dim, 0 if reverse else seq - 1)
+
+
+def step_at(seq: Tensor, seq_dim: int, t: int) -> Tensor:
+    """Position ``t`` (``0 <= t < size``) of ``seq_dim``, that dim dropped: one slice step
+    (``narrow`` and ``squeeze_dim`` in one)."""
+    return apply1(SLICE, seq, ((_ALL, t) if seq_dim else (t,), ()))
+
+
+def leading(seq: Tensor, seq_dim: int, length: int) -> Tensor:
+    """The first ``length`` positions of ``seq_dim`` (``length`` within the dim)."""
+    return apply1(NARROW, seq, (seq_dim, 0, length))
 
 
 def split_bi_state(state: Tensor | None, layer: str) -> tuple[Tensor | None, Tensor | None]:

@@ -42,6 +42,9 @@ _mm = torch.mm
 _addmm = torch.addmm
 _mul = torch.mul
 _cat = torch.cat
+_unbind_copy = torch.unbind_copy
+_grad_enabled = torch.is_grad_enabled
+_set_grad = torch._C._set_grad_enabled
 
 _ACT_RESIDUALS = ("acts", "w_ih", "w_hh")
 _LSTM_RESIDUALS = ("acts", "cells", "w_ih", "w_hh")
@@ -115,11 +118,14 @@ def _input_grads(g_pre, xs, w_ih, batch_first):
 _CPU_ORDER = (0, 1, 3, 2)
 _MKLDNN_LSTM = 2  # the kernel's mode for an LSTM
 _MKLDNN_OK = torch.backends.mkldnn.is_available()
+_mkldnn_enabled = torch._C._get_mkldnn_enabled  # torch.backends.mkldnn.enabled, read per call
+_MKLDNN_LAYER = aten.mkldnn_rnn_layer.default
+_MKLDNN_LAYER_BACKWARD = aten.mkldnn_rnn_layer_backward.default
 
 
 def _use_mkldnn(x) -> bool:
     return (_MKLDNN_OK and x.dtype is torch.float32 and x.device.type == "cpu"
-            and torch.backends.mkldnn.enabled)
+            and _mkldnn_enabled())
 
 
 def _lstm_parts(datas, loop: bool):
@@ -132,14 +138,45 @@ def _lstm_parts(datas, loop: bool):
 
 
 def _mkldnn_weights(datas):
-    """PyTorch-layout ``(w_ih [4H, D], w_hh [4H, H], b_ih, b_hh)`` (zeros without biases)."""
+    """PyTorch-layout ``(w_ih [4H, D], w_hh [4H, H], b_ih [4H] | None, b_hh | None)``: each
+    weight is the gates side by side (one cat along the output dim), transposed into one
+    contiguous block."""
     w = datas[3:]
-    w_ih = _cat([t.t() for t in w[:4]])
-    w_hh = _cat([t.t() for t in w[4:8]])
+    w_ih = _cat(w[:4], 1).t().contiguous()
+    w_hh = _cat(w[4:8], 1).t().contiguous()
     if len(w) > 8:
         return w_ih, w_hh, _cat(w[8:12]), _cat(w[12:16])
-    zeros = w_hh.new_zeros(w_hh.shape[0])
-    return w_ih, w_hh, zeros, zeros
+    return w_ih, w_hh, None, None
+
+
+def _gate_blocks(g, n_gates: int):
+    """A packed ``[k * H, ...]`` gradient (PyTorch layout) as one fresh tensor per gate in
+    Burn's layout (``[D, H]`` for a weight, ``[H]`` for a bias). Fresh storages (not views), so
+    the engine hands them out as they are."""
+    if g.dim() == 1:
+        return _unbind_copy(g.view(n_gates, -1))
+    return _unbind_copy(g.view(n_gates, -1, g.shape[1]).transpose(1, 2))
+
+
+def _lstm_forward_mkldnn(datas, xs, batch_first, reverse):
+    """The forward as torch's oneDNN layer kernel (its training form, which keeps a workspace
+    for the backward); residuals: the workspace, the final states, the kernel's inputs."""
+    h, c = datas[1], datas[2]
+    w_ih, w_hh, b_ih, b_hh = _mkldnn_weights(datas)
+    biased = b_ih is not None
+    if not biased:  # the kernel ignores them (it adds zeros itself): any tensor will do
+        b_ih = b_hh = w_hh
+    xs = xs.contiguous()
+    prev = _grad_enabled()
+    _set_grad(True)
+    try:
+        y, hy, cy, ws = _MKLDNN_LAYER(xs, w_ih, w_hh, b_ih, b_hh, h.contiguous(), c.contiguous(),
+                                      reverse, (), _MKLDNN_LSTM, w_hh.shape[1], 1, biased, False,
+                                      False, True)
+    finally:
+        _set_grad(prev)
+    out = _cat((y, cy.unsqueeze(0)))
+    return (_time_major(out, batch_first), ws, (hy, cy), (xs, w_ih, b_ih, b_hh, biased), w_hh)
 
 
 def _lstm_forward(datas, batch_first, reverse):
@@ -149,23 +186,9 @@ def _lstm_forward(datas, batch_first, reverse):
     xs = _time_major(x, batch_first)
     T, B, _ = xs.shape
     H = h.shape[1]
-    out = x.new_empty(T + 1, B, H)
     if _use_mkldnn(x):
-        w_ih, w_hh, b_ih, b_hh = _mkldnn_weights(datas)
-        xs = xs.contiguous()
-        prev = torch.is_grad_enabled()
-        torch.set_grad_enabled(True)  # the training kernel (it keeps a workspace for backward)
-        try:
-            y, hy, cy, ws = aten.mkldnn_rnn_layer(
-                xs, w_ih, w_hh, b_ih, b_hh, h.contiguous(), c.contiguous(), reverse, [],
-                _MKLDNN_LSTM, H, 1, True, False, False, True)
-        finally:
-            torch.set_grad_enabled(prev)
-        out[:T].copy_(y)
-        out[T].copy_(cy)
-        # residuals: the workspace, the final states, the kernel's inputs
-        return (_time_major(out, batch_first), ws, torch.stack((hy, cy)), (xs, w_ih, b_ih, b_hh),
-                w_hh)
+        return _lstm_forward_mkldnn(datas, xs, batch_first, reverse)
+    out = x.new_empty(T + 1, B, H)
     cuda = x.is_cuda
     _, _, w_ih, w_hh, b_ih, b_hh = _unpack(_lstm_parts(datas, not cuda), 2, 4)
     xg = _project(xs, w_ih, None if b_ih is None else b_ih + b_hh).unbind(0)
@@ -253,19 +276,24 @@ def _lstm_rule(g, s, parents):
 
 
 def _lstm_rule_mkldnn(go, s, parents):
-    """torch's ``mkldnn_rnn_layer_backward`` from the forward's workspace."""
+    """torch's ``mkldnn_rnn_layer_backward`` from the forward's workspace (it makes the output
+    gradient contiguous itself); the packed gradients come back as one fresh tensor per gate."""
     datas = s.x
-    xs, w_ih, b_ih, b_hh = s.w_ih
+    xs, w_ih, b_ih, b_hh, biased = s.w_ih
     w_hh = s.w_hh
-    hy, cy = s.cells.unbind(0)
+    hy, cy = s.cells
     T = xs.shape[0]
-    y = _time_major(s.out, s.batch_first)[:T]
-    g_x, g_w_ih, g_w_hh, g_b, _, g_h0, g_c0 = aten.mkldnn_rnn_layer_backward(
+    y = _time_major(s.out, s.batch_first).narrow(0, 0, T)
+    g_x, g_w_ih, g_w_hh, g_b_ih, g_b_hh, g_h0, g_c0 = _MKLDNN_LAYER_BACKWARD(
         xs, w_ih, w_hh, b_ih, b_hh, datas[1].contiguous(), datas[2].contiguous(), y, hy, cy,
-        go[:T].contiguous(), None, go[T].contiguous(), s.reverse, _MKLDNN_LSTM, w_hh.shape[1],
-        1, True, True, False, [], False, s.acts)
-    return _split_grads(parents, 2, 4, _time_major(g_x, s.batch_first), (g_h0, g_c0),
-                        g_w_ih.t(), g_w_hh.t(), (g_b, g_b))
+        go.narrow(0, 0, T), None, go.select(0, T), s.reverse, _MKLDNN_LSTM, w_hh.shape[1], 1,
+        biased, True, False, (), False, s.acts)
+    grads = [_time_major(g_x, s.batch_first), g_h0, g_c0, *_gate_blocks(g_w_ih, 4),
+             *_gate_blocks(g_w_hh, 4)]
+    if biased:
+        grads.extend(_gate_blocks(g_b_ih, 4))
+        grads.extend(_gate_blocks(g_b_hh, 4))
+    return tuple(g if p is not None else None for g, p in zip(grads, parents))
 
 
 # =================================================================================== gru ======
