@@ -309,9 +309,15 @@ def embedding(weights: Tensor, indices: Tensor) -> Tensor:
     if indices._data.dim() != 2:
         raise ValueError(f"embedding: indices must have rank 2 [batch, seq], got shape "
                          f"{_shape(indices)}")
+    # torch's kernel checks the range itself (IndexError, with no host read of the indices on
+    # the way in): only a failure pays for the check that names the bad index
+    try:
+        return apply1(nn_ops.EMBEDDING, weights, (indices._data,))
+    except IndexError as err:
+        error = err
     validate.indices_in_range("embedding", 0, indices._data, weights._data.shape[0],
                               weights._data.shape)
-    return apply1(nn_ops.EMBEDDING, weights, (indices._data,))
+    raise error
 
 
 def _describe(t) -> str:
@@ -654,50 +660,73 @@ def attention(q: Tensor, k: Tensor, v: Tensor, mask: Tensor | None = None,
     ``[batch, heads, seq_q, val_dim]``. Raises TypeError/ValueError (naming the shapes) for
     other kinds or shapes.
     """
-    layout = " [batch, heads, seq, dim]"
-    for name, t in (("q", q), ("k", k), ("v", v)):
-        _float("attention", name, t, 4, layout)
-    qs, ks, vs = _shape(q), _shape(k), _shape(v)
-    if not qs[:2] == ks[:2] == vs[:2] or qs[3] != ks[3] or ks[2] != vs[2]:
-        raise ValueError(f"attention: incompatible shapes q {qs}, k {ks}, v {vs} (they need the "
-                         f"same batch and heads, q and k the same head_dim, k and v the same "
-                         f"seq_k)")
+    # one cheap check on the hot path; _attention_error explains a failure
+    if not (isinstance(q, Tensor) and isinstance(k, Tensor) and isinstance(v, Tensor)
+            and _attention_ok(q._data.shape, k._data.shape, v._data.shape)
+            and q._data.is_floating_point() and k._data.is_floating_point()
+            and v._data.is_floating_point()):
+        _attention_error(q, k, v)
     if options is None:
         options = _NO_OPTIONS
-    elif not isinstance(options, AttentionModuleOptions):
+    elif type(options) is not AttentionModuleOptions:
         raise TypeError(f"attention: options must be AttentionModuleOptions, got {options!r}")
-    scores = [*qs[:3], ks[2]]
+    qs, ks = q._data.shape, k._data.shape
+    scores = (qs[0], qs[1], qs[2], ks[2])
     mask_data = None
     if mask is not None:
         if not isinstance(mask, Tensor) or kind_of(mask._data.dtype) is not Bool:
             raise TypeError(f"attention: mask must be a Bool Tensor, got {_describe(mask)}")
         if not _broadcasts(mask, scores):
             raise ValueError(f"attention: mask {_shape(mask)} must broadcast to the scores "
-                             f"{scores}")
+                             f"{list(scores)}")
         mask_data = mask._data
-    if options.is_causal:
+    # is_causal alone over square scores is the op's ``causal`` attr (torch's own causal
+    # kernels, no mask tensor); with a mask, or with seq_q != seq_k (Burn aligns the diagonal
+    # at the bottom-right corner), it is folded into the mask
+    causal = options.is_causal
+    if causal and (mask_data is not None or qs[2] != ks[2]):
         seq_q, seq_k = qs[2], ks[2]
-        rows = torch.arange(seq_q, device=q._data.device).view(-1, 1) + (seq_k - seq_q)
-        causal = (torch.arange(seq_k, device=q._data.device).view(1, -1) > rows).view(
+        device = q._data.device
+        rows = torch.arange(seq_q, device=device).view(-1, 1) + (seq_k - seq_q)
+        folded = (torch.arange(seq_k, device=device).view(1, -1) > rows).view(
             1, 1, seq_q, seq_k)
-        mask_data = causal if mask_data is None else mask_data | causal
+        mask_data = folded if mask_data is None else mask_data | folded
+        causal = False
     inputs = (q, k, v)
     if attn_bias is not None:
         _float("attention", "attn_bias", attn_bias, 4, " [batch, heads, seq_q, seq_k]")
         if not _broadcasts(attn_bias, scores):
             raise ValueError(f"attention: attn_bias {_shape(attn_bias)} must broadcast to the "
-                             f"scores {scores}")
+                             f"scores {list(scores)}")
         inputs = (q, k, v, attn_bias)
-    scale = options.scale if options.scale is not None else 1.0 / math.sqrt(qs[3])
-    return applyn(nn_ops.ATTENTION, inputs, (mask_data, scale, options.softcap))
+    scale = options.scale
+    if scale is None:
+        scale = 1.0 / math.sqrt(qs[3])
+    return applyn(nn_ops.ATTENTION, inputs, (mask_data, scale, options.softcap, causal))
 
 
-def _broadcasts(t: Tensor, shape: list[int]) -> bool:
-    """Whether ``t`` (rank 4) broadcasts to ``shape``."""
-    try:
-        return t._data.dim() == 4 and list(torch.broadcast_shapes(t._data.shape, shape)) == shape
-    except RuntimeError:
-        return False
+def _attention_ok(qs, ks, vs) -> bool:
+    """Whether q, k, v of these shapes are rank 4 with the same batch and heads, q and k the
+    same head_dim, k and v the same seq_k."""
+    return (len(qs) == 4 and len(ks) == 4 and len(vs) == 4 and qs[0] == ks[0] == vs[0]
+            and qs[1] == ks[1] == vs[1] and qs[3] == ks[3] and ks[2] == vs[2])
+
+
+def _attention_error(q, k, v) -> None:
+    """Raises the error that explains why q, k, v are not valid attention inputs."""
+    layout = " [batch, heads, seq, dim]"
+    for name, t in (("q", q), ("k", k), ("v", v)):
+        _float("attention", name, t, 4, layout)
+    qs, ks, vs = _shape(q), _shape(k), _shape(v)
+    raise ValueError(f"attention: incompatible shapes q {qs}, k {ks}, v {vs} (they need the "
+                     f"same batch and heads, q and k the same head_dim, k and v the same "
+                     f"seq_k)")
+
+
+def _broadcasts(t: Tensor, shape) -> bool:
+    """Whether ``t`` (rank 4) broadcasts to ``shape`` (4 sizes)."""
+    ts = t._data.shape
+    return len(ts) == 4 and all(a == b or a == 1 for a, b in zip(ts, shape))
 
 
 __all__ = [
