@@ -330,6 +330,11 @@ _SPATIAL = {1: " [batch, channels, length]", 2: " [batch, channels, height, widt
 
 
 def _conv(n: int, x, weight, bias, options) -> Tensor:
+    # one cheap check on the hot path (plain options, valid tensors); the checks below explain
+    # a failure
+    if type(options) is ConvOptions and _conv_ok(n, x, weight, bias, options):
+        return applyn(conv_ops.CONV[n], (x, weight) if bias is None else (x, weight, bias),
+                      options._attrs)
     what = f"conv{n}d"
     if type(options) is ConvOptions:
         opts, padding_end = options, None
@@ -350,6 +355,22 @@ def _conv(n: int, x, weight, bias, options) -> Tensor:
     if n == 3 and padding_end is not None:
         raise ValueError("conv3d: asymmetric padding is not supported for conv3d (as in Burn)")
     return applyn(conv_ops.CONV[n], _with_bias(x, weight, bias), options._attrs)
+
+
+def _conv_ok(n: int, x, weight, bias, options: ConvOptions) -> bool:
+    """Whether ``x`` and ``weight`` are Float tensors of rank ``n + 2`` whose channels agree
+    with ``options`` (of ``n`` entries per field), and ``bias`` is None or a Float
+    ``[channels_out]``."""
+    if not (isinstance(x, Tensor) and isinstance(weight, Tensor)):
+        return False
+    xs, ws = x._data.shape, weight._data.shape
+    groups = options.groups
+    if not (len(xs) == n + 2 and len(ws) == n + 2 and len(options.stride) == n
+            and xs[1] == ws[1] * groups and ws[0] % groups == 0
+            and x._data.is_floating_point() and weight._data.is_floating_point()):
+        return False
+    return bias is None or (isinstance(bias, Tensor) and bias._data.is_floating_point()
+                            and bias._data.shape == ws[:1])
 
 
 def conv1d(x: Tensor, weight: Tensor, bias: Tensor | None,
@@ -515,7 +536,33 @@ def max_pool1d(x: Tensor, kernel_size: int, stride: int, padding: int, dilation:
 def max_pool2d(x: Tensor, kernel_size: Sequence[int], stride: Sequence[int],
                padding: Sequence[int], dilation: Sequence[int], ceil_mode: bool = False) -> Tensor:
     """2-D max pooling of x ``[batch, channels, height, width]`` (padding counts as -inf)."""
+    # one cheap check on the hot path (a tracked Float x, pairs of valid ints); _max_pool
+    # explains a failure and handles the rest
+    attrs = _window2(kernel_size, stride, padding, dilation, ceil_mode)
+    if attrs is not None and x.__class__ is Tensor and x._node is not None \
+            and x._data.dim() == 4 and x._data.is_floating_point():
+        return apply1(pool_ops.MAX_POOL2D, x, attrs)
     return _max_pool(2, x, kernel_size, stride, padding, dilation, ceil_mode)[0]
+
+
+def _window2(kernel_size, stride, padding, dilation, ceil_mode):
+    """The attrs of a 2-D pool when every argument is valid: pairs of ints (kernel_size, stride
+    and dilation >= 1, padding >= 0) and a bool ceil_mode; None otherwise."""
+    for v in (kernel_size, stride, padding, dilation):
+        if (v.__class__ is not list and v.__class__ is not tuple) or len(v) != 2:
+            return None
+    if ceil_mode.__class__ is not bool:
+        return None
+    k0, k1 = kernel_size
+    s0, s1 = stride
+    p0, p1 = padding
+    d0, d1 = dilation
+    for v in (k0, k1, s0, s1, p0, p1, d0, d1):
+        if v.__class__ is not int:
+            return None
+    if min(k0, k1, s0, s1, d0, d1) < 1 or p0 < 0 or p1 < 0:
+        return None
+    return [k0, k1], [s0, s1], [p0, p1], [d0, d1], ceil_mode
 
 
 def max_pool1d_with_indices(x: Tensor, kernel_size: int, stride: int, padding: int,
