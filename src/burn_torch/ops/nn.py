@@ -227,11 +227,12 @@ GRID_SAMPLE_2D = defop("grid_sample_2d", _grid_sample_forward, COMPUTE, inputs=(
 # kernels.
 _NLL_LOSS_BACKWARD = aten.nll_loss_backward.default
 _log_softmax_backward = torch._log_softmax_backward_data
+_nll_loss = torch._C._nn.nll_loss_nd
 
 
 def _cross_entropy_forward(logits, targets):
     log_p = torch.log_softmax(logits, 1)
-    return torch.nn.functional.nll_loss(log_p, targets).reshape(1), log_p
+    return _nll_loss(log_p, targets, None, 1, -100).reshape(1), log_p  # mean, no ignored class
 
 
 def _cross_entropy_rule(g, s):
