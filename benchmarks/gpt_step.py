@@ -2,10 +2,12 @@
 
 The model is nanoGPT's (Karpathy): token and position embeddings, ``N_LAYER`` blocks of
 ``x + attn(ln_1(x))`` and ``x + mlp(ln_2(x))`` with causal self-attention (one ``c_attn``
-projection split into q/k/v, ``scaled_dot_product_attention(is_causal=True)``, ``c_proj``) and a
+projection split into q/k/v, ``scaled_dot_product_attention(is_causal=True)``, ``c_proj``; in
+burn_torch ``module_ops.attention`` with ``AttentionModuleOptions(is_causal=True)``) and a
 GELU MLP (``c_fc`` to 4D, ``c_proj`` back), a final layer norm and an lm head tied to the token
-embedding, cross-entropy over every position. Layer norm is written out (mean and variance over
-the last dim, weight and bias) on both sides; dropout is off (nanoGPT's default 0.0). Both
+embedding, cross-entropy over every position. Layer norm is nanoGPT's own ``LayerNorm`` module,
+whose forward is ``F.layer_norm(x, weight.shape, weight, bias, 1e-5)``: ``module_ops.layer_norm``
+in burn_torch; dropout is off (nanoGPT's default 0.0). Both
 sides start from the same weights; the gradients are checked to agree before timing. Prints
 per-size times (µs, min over interleaved rounds) and the ratio burn_torch / torch autograd
 (target: <= 1.0 at every size), and the same step through ``burn_torch.capture``.
@@ -17,7 +19,7 @@ from __future__ import annotations
 import torch
 import torch.nn.functional as F
 
-from burn_torch import Bool, Device, Int, Tensor, nn
+from burn_torch import Device, Int, Tensor, nn
 from burn_torch import module_ops
 from burn_torch.activation import gelu
 from burn_torch.capture import capture
@@ -29,6 +31,7 @@ SIZES = [(2, 16, 32, 2, 64), (4, 32, 64, 4, 128), (8, 64, 128, 4, 256)]
 N_LAYER = 2
 EPS = 1e-5
 LOSS = nn.CrossEntropyLossConfig().init(Device.cpu())
+CAUSAL = module_ops.AttentionModuleOptions(is_causal=True)
 # per block, in order: (name, shape given D, is a linear weight in torch's [out, in] layout)
 BLOCK = [("ln_1.w", lambda D: (D,), False), ("ln_1.b", lambda D: (D,), False),
          ("attn.c_attn.w", lambda D: (3 * D, D), True), ("attn.c_attn.b", lambda D: (3 * D,), False),
@@ -58,9 +61,7 @@ def make_params(T: int, D: int, V: int, seed: int = 0) -> tuple[list[torch.Tenso
 
 
 def torch_layer_norm(x, w, b):
-    mu = x.mean(-1, keepdim=True)
-    xc = x - mu
-    return xc / ((xc * xc).mean(-1, keepdim=True) + EPS).sqrt() * w + b
+    return F.layer_norm(x, w.shape, w, b, EPS)
 
 
 def torch_step(idx, targets, params, H: int):
@@ -85,13 +86,12 @@ def torch_step(idx, targets, params, H: int):
 
 
 def burn_layer_norm(x, w, b):
-    xc = x - x.mean_dim(2)
-    return xc / ((xc * xc).mean_dim(2) + EPS).sqrt() * w + b
+    return module_ops.layer_norm(x, w, b, EPS)
 
 
-def burn_step(idx, pos, mask, targets, params, H: int):
-    """``idx`` Int [B, T], ``pos`` Int [1, T], ``mask`` Bool [1, 1, T, T] (True above the
-    diagonal), ``targets`` Int [B * T]; linear weights in Burn's [in, out] layout."""
+def burn_step(idx, pos, targets, params, H: int):
+    """``idx`` Int [B, T], ``pos`` Int [1, T], ``targets`` Int [B * T]; linear weights in Burn's
+    [in, out] layout."""
     B, T = idx.dims()
     wte, wpe = params[0], params[1]
     x = module_ops.embedding(wte, idx) + module_ops.embedding(wpe, pos)
@@ -100,7 +100,7 @@ def burn_step(idx, pos, mask, targets, params, H: int):
         D = x.dims()[2]
         q, k, v = module_ops.linear(burn_layer_norm(x, l1w, l1b), aw, ab).split(D, 2)
         q, k, v = (t.reshape([B, T, H, D // H]).swap_dims(1, 2) for t in (q, k, v))
-        y = module_ops.attention(q, k, v, mask)
+        y = module_ops.attention(q, k, v, options=CAUSAL)
         x = x + module_ops.linear(y.swap_dims(1, 2).reshape([B, T, D]), pw, pb)
         x = x + module_ops.linear(gelu(module_ops.linear(burn_layer_norm(x, l2w, l2b), fw, fb)),
                                   mw, mb)
@@ -118,7 +118,6 @@ def burn_inputs(idx: torch.Tensor, targets: torch.Tensor, params, linear):
     b_params = [Tensor.from_data(p.t().contiguous() if lin else p, ad).require_grad()
                 for p, lin in zip(params, linear)]
     return (Tensor.from_data(idx, cpu, Int), Tensor.from_data(torch.arange(T)[None], cpu, Int),
-            Tensor.from_data(torch.ones(T, T, dtype=torch.bool).triu(1)[None, None], cpu, Bool),
             Tensor.from_data(targets.reshape(-1), cpu, Int), b_params)
 
 

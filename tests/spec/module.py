@@ -335,6 +335,9 @@ _MASK = torch.tensor([[[[False, True, False, True, True], [True, False, True, Fa
 
 _DEAD_ROW = _MASK.clone()
 _DEAD_ROW[0, 1, 0] = True  # head 1's first query attends to nothing
+# [1, 1, 3, 3]; with is_causal, query 1 keeps key 0 and query 2 keys 0 and 2 (no row empty)
+_SQUARE_MASK = torch.tensor([[[[False, False, False], [False, True, False],
+                               [False, True, False]]]])
 
 
 def _bool(mask, like):
@@ -468,6 +471,17 @@ NN_ROWS = [
                                                   _AO(is_causal=True, scale=0.7)),
         lambda q, k, v: _attention_ref(q, k, v, scale=0.7, causal=True),
         (F(1, 2, 3, 4), F(1, 2, 5, 4), F(1, 2, 5, 4)), variant="is_causal, scale"),
+    Row("attention", lambda q, k, v: mo.attention(q, k, v, None, None, _AO(is_causal=True)),
+        lambda q, k, v: _attention_ref(q, k, v, causal=True),
+        (F(2, 2, 4, 4), F(2, 2, 4, 4), F(2, 2, 4, 4)),
+        variant="is_causal, square scores: torch's causal flash kernels"),
+    Row("attention", lambda q, k, v: mo.attention(q, k, v, None, None, _AO(is_causal=True)),
+        lambda q, k, v: _attention_ref(q, k, v, causal=True),
+        (F(1, 2, 4, 4), F(1, 2, 4, 4), F(1, 2, 4, 3)), variant="is_causal, square, fallback"),
+    Row("attention", lambda q, k, v: mo.attention(q, k, v, _bool(_SQUARE_MASK, q), None,
+                                                  _AO(is_causal=True)),
+        lambda q, k, v: _attention_ref(q, k, v, _SQUARE_MASK, causal=True),
+        (F(1, 2, 3, 4), F(1, 2, 3, 4), F(1, 2, 3, 4)), variant="is_causal and a mask"),
     Row("attention", lambda q, k, v: mo.attention(q, k, v, _bool(_DEAD_ROW, q)),
         lambda q, k, v: _attention_ref(q, k, v, _DEAD_ROW),
         (F(1, 2, 3, 4), F(1, 2, 5, 4), F(1, 2, 5, 4)), variant="a fully masked row is 0"),

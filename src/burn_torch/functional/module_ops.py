@@ -312,9 +312,15 @@ def embedding(weights: Tensor, indices: Tensor) -> Tensor:
     if indices._data.dim() != 2:
         raise ValueError(f"embedding: indices must have rank 2 [batch, seq], got shape "
                          f"{_shape(indices)}")
+    # torch's kernel checks the range itself (IndexError, with no host read of the indices on
+    # the way in): only a failure pays for the check that names the bad index
+    try:
+        return apply1(nn_ops.EMBEDDING, weights, (indices._data,))
+    except IndexError as err:
+        error = err
     validate.indices_in_range("embedding", 0, indices._data, weights._data.shape[0],
                               weights._data.shape)
-    return apply1(nn_ops.EMBEDDING, weights, (indices._data,))
+    raise error
 
 
 def _describe(t) -> str:
@@ -327,6 +333,10 @@ _SPATIAL = {1: " [batch, channels, length]", 2: " [batch, channels, height, widt
 
 
 def _conv(n: int, x, weight, bias, options) -> Tensor:
+    # one cheap check on the hot path (plain options, valid tensors); the checks below explain
+    # a failure
+    if type(options) is ConvOptions and _conv_ok(n, x, weight, bias, options):
+        return _biased(conv_ops.CONV[n], x, weight, bias, options._attrs)
     what = f"conv{n}d"
     if type(options) is ConvOptions:
         opts, padding_end = options, None
@@ -347,6 +357,22 @@ def _conv(n: int, x, weight, bias, options) -> Tensor:
     if n == 3 and padding_end is not None:
         raise ValueError("conv3d: asymmetric padding is not supported for conv3d (as in Burn)")
     return _biased(conv_ops.CONV[n], x, weight, bias, options._attrs)
+
+
+def _conv_ok(n: int, x, weight, bias, options: ConvOptions) -> bool:
+    """Whether ``x`` and ``weight`` are Float tensors of rank ``n + 2`` whose channels agree
+    with ``options`` (of ``n`` entries per field), and ``bias`` is None or a Float
+    ``[channels_out]``."""
+    if not (isinstance(x, Tensor) and isinstance(weight, Tensor)):
+        return False
+    xs, ws = x._data.shape, weight._data.shape
+    groups = options.groups
+    if not (len(xs) == n + 2 and len(ws) == n + 2 and len(options.stride) == n
+            and xs[1] == ws[1] * groups and ws[0] % groups == 0
+            and x._data.is_floating_point() and weight._data.is_floating_point()):
+        return False
+    return bias is None or (isinstance(bias, Tensor) and bias._data.is_floating_point()
+                            and bias._data.shape == ws[:1])
 
 
 def conv1d(x: Tensor, weight: Tensor, bias: Tensor | None,
@@ -512,7 +538,33 @@ def max_pool1d(x: Tensor, kernel_size: int, stride: int, padding: int, dilation:
 def max_pool2d(x: Tensor, kernel_size: Sequence[int], stride: Sequence[int],
                padding: Sequence[int], dilation: Sequence[int], ceil_mode: bool = False) -> Tensor:
     """2-D max pooling of x ``[batch, channels, height, width]`` (padding counts as -inf)."""
+    # one cheap check on the hot path (a tracked Float x, pairs of valid ints); _max_pool
+    # explains a failure and handles the rest
+    attrs = _window2(kernel_size, stride, padding, dilation, ceil_mode)
+    if attrs is not None and x.__class__ is Tensor and x._node is not None \
+            and x._data.dim() == 4 and x._data.is_floating_point():
+        return apply1(pool_ops.MAX_POOL2D, x, attrs)
     return _max_pool(2, x, kernel_size, stride, padding, dilation, ceil_mode)[0]
+
+
+def _window2(kernel_size, stride, padding, dilation, ceil_mode):
+    """The attrs of a 2-D pool when every argument is valid: pairs of ints (kernel_size, stride
+    and dilation >= 1, padding >= 0) and a bool ceil_mode; None otherwise."""
+    for v in (kernel_size, stride, padding, dilation):
+        if (v.__class__ is not list and v.__class__ is not tuple) or len(v) != 2:
+            return None
+    if ceil_mode.__class__ is not bool:
+        return None
+    k0, k1 = kernel_size
+    s0, s1 = stride
+    p0, p1 = padding
+    d0, d1 = dilation
+    for v in (k0, k1, s0, s1, p0, p1, d0, d1):
+        if v.__class__ is not int:
+            return None
+    if min(k0, k1, s0, s1, d0, d1) < 1 or p0 < 0 or p1 < 0:
+        return None
+    return [k0, k1], [s0, s1], [p0, p1], [d0, d1], ceil_mode
 
 
 def max_pool1d_with_indices(x: Tensor, kernel_size: int, stride: int, padding: int,
@@ -657,50 +709,73 @@ def attention(q: Tensor, k: Tensor, v: Tensor, mask: Tensor | None = None,
     ``[batch, heads, seq_q, val_dim]``. Raises TypeError/ValueError (naming the shapes) for
     other kinds or shapes.
     """
-    layout = " [batch, heads, seq, dim]"
-    for name, t in (("q", q), ("k", k), ("v", v)):
-        _float("attention", name, t, 4, layout)
-    qs, ks, vs = _shape(q), _shape(k), _shape(v)
-    if not qs[:2] == ks[:2] == vs[:2] or qs[3] != ks[3] or ks[2] != vs[2]:
-        raise ValueError(f"attention: incompatible shapes q {qs}, k {ks}, v {vs} (they need the "
-                         f"same batch and heads, q and k the same head_dim, k and v the same "
-                         f"seq_k)")
+    # one cheap check on the hot path; _attention_error explains a failure
+    if not (isinstance(q, Tensor) and isinstance(k, Tensor) and isinstance(v, Tensor)
+            and _attention_ok(q._data.shape, k._data.shape, v._data.shape)
+            and q._data.is_floating_point() and k._data.is_floating_point()
+            and v._data.is_floating_point()):
+        _attention_error(q, k, v)
     if options is None:
         options = _NO_OPTIONS
-    elif not isinstance(options, AttentionModuleOptions):
+    elif type(options) is not AttentionModuleOptions:
         raise TypeError(f"attention: options must be AttentionModuleOptions, got {options!r}")
-    scores = [*qs[:3], ks[2]]
+    qs, ks = q._data.shape, k._data.shape
+    scores = (qs[0], qs[1], qs[2], ks[2])
     mask_data = None
     if mask is not None:
         if not isinstance(mask, Tensor) or kind_of(mask._data.dtype) is not Bool:
             raise TypeError(f"attention: mask must be a Bool Tensor, got {_describe(mask)}")
         if not _broadcasts(mask, scores):
             raise ValueError(f"attention: mask {_shape(mask)} must broadcast to the scores "
-                             f"{scores}")
+                             f"{list(scores)}")
         mask_data = mask._data
-    if options.is_causal:
+    # is_causal alone over square scores is the op's ``causal`` attr (torch's own causal
+    # kernels, no mask tensor); with a mask, or with seq_q != seq_k (Burn aligns the diagonal
+    # at the bottom-right corner), it is folded into the mask
+    causal = options.is_causal
+    if causal and (mask_data is not None or qs[2] != ks[2]):
         seq_q, seq_k = qs[2], ks[2]
-        rows = torch.arange(seq_q, device=q._data.device).view(-1, 1) + (seq_k - seq_q)
-        causal = (torch.arange(seq_k, device=q._data.device).view(1, -1) > rows).view(
+        device = q._data.device
+        rows = torch.arange(seq_q, device=device).view(-1, 1) + (seq_k - seq_q)
+        folded = (torch.arange(seq_k, device=device).view(1, -1) > rows).view(
             1, 1, seq_q, seq_k)
-        mask_data = causal if mask_data is None else mask_data | causal
-    scale = options.scale if options.scale is not None else 1.0 / math.sqrt(qs[3])
-    attrs = (mask_data, scale, options.softcap)
+        mask_data = folded if mask_data is None else mask_data | folded
+        causal = False
+    scale = options.scale
+    if scale is None:
+        scale = 1.0 / math.sqrt(qs[3])
+    attrs = (mask_data, scale, options.softcap, causal)
     if attn_bias is None:
         return apply3(nn_ops.ATTENTION, q, k, v, attrs)
     _float("attention", "attn_bias", attn_bias, 4, " [batch, heads, seq_q, seq_k]")
     if not _broadcasts(attn_bias, scores):
         raise ValueError(f"attention: attn_bias {_shape(attn_bias)} must broadcast to the "
-                         f"scores {scores}")
+                         f"scores {list(scores)}")
     return applyn(nn_ops.ATTENTION, (q, k, v, attn_bias), attrs)
 
 
-def _broadcasts(t: Tensor, shape: list[int]) -> bool:
-    """Whether ``t`` (rank 4) broadcasts to ``shape``."""
-    try:
-        return t._data.dim() == 4 and list(torch.broadcast_shapes(t._data.shape, shape)) == shape
-    except RuntimeError:
-        return False
+def _attention_ok(qs, ks, vs) -> bool:
+    """Whether q, k, v of these shapes are rank 4 with the same batch and heads, q and k the
+    same head_dim, k and v the same seq_k."""
+    return (len(qs) == 4 and len(ks) == 4 and len(vs) == 4 and qs[0] == ks[0] == vs[0]
+            and qs[1] == ks[1] == vs[1] and qs[3] == ks[3] and ks[2] == vs[2])
+
+
+def _attention_error(q, k, v) -> None:
+    """Raises the error that explains why q, k, v are not valid attention inputs."""
+    layout = " [batch, heads, seq, dim]"
+    for name, t in (("q", q), ("k", k), ("v", v)):
+        _float("attention", name, t, 4, layout)
+    qs, ks, vs = _shape(q), _shape(k), _shape(v)
+    raise ValueError(f"attention: incompatible shapes q {qs}, k {ks}, v {vs} (they need the "
+                     f"same batch and heads, q and k the same head_dim, k and v the same "
+                     f"seq_k)")
+
+
+def _broadcasts(t: Tensor, shape) -> bool:
+    """Whether ``t`` (rank 4) broadcasts to ``shape`` (4 sizes)."""
+    ts = t._data.shape
+    return len(ts) == 4 and all(a == b or a == 1 for a, b in zip(ts, shape))
 
 
 __all__ = [

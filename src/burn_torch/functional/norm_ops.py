@@ -37,6 +37,9 @@ def layer_norm(input: Tensor, gamma: Tensor, beta: Tensor | None, epsilon: float
     ``gamma``/``beta`` of shape ``[d_model]``; ``beta`` may be None. Every input is
     differentiable. Raises TypeError for a non-Float input, ValueError for a parameter whose
     shape is not ``[d_model]`` or a negative epsilon."""
+    # one cheap check on the hot path; the per-argument checks explain a failure
+    if beta is not None and _layer_norm_ok(input, gamma, beta, epsilon):
+        return apply3(norm_ops.LAYER_NORM, input, gamma, beta, (float(epsilon),))
     _input("layer_norm", input, 1)
     d_model = input.dims()[-1]
     _param("layer_norm", "gamma", gamma, d_model)
@@ -45,6 +48,18 @@ def layer_norm(input: Tensor, gamma: Tensor, beta: Tensor | None, epsilon: float
         return applyn(norm_ops.LAYER_NORM, (input, gamma), attrs)
     _param("layer_norm", "beta", beta, d_model)
     return apply3(norm_ops.LAYER_NORM, input, gamma, beta, attrs)
+
+
+def _layer_norm_ok(x, gamma, beta, epsilon) -> bool:
+    """Whether ``x`` is a Float tensor of rank >= 1, ``gamma`` and ``beta`` Float tensors of shape
+    ``[d_model]`` and ``epsilon`` a non-negative float."""
+    if not (isinstance(x, Tensor) and isinstance(gamma, Tensor) and isinstance(beta, Tensor)
+            and epsilon.__class__ is float and epsilon >= 0):
+        return False
+    xd, gd, bd = x._data, gamma._data, beta._data
+    xs = xd.shape
+    return (len(xs) > 0 and gd.shape == bd.shape == xs[-1:] and xd.is_floating_point()
+            and gd.is_floating_point() and bd.is_floating_point())
 
 
 def rms_norm(input: Tensor, gamma: Tensor, epsilon: float) -> Tensor:

@@ -75,8 +75,14 @@ class IndexMethods(TensorBase):
             raise ValueError(f"gather: indices of shape {list(idx.shape)} must have the rank of "
                              f"the tensor, shape {self.dims()}")
         d = self._dim(dim)
+        # torch's kernel checks the range itself (no host read of the indices on the way in):
+        # only a failure pays for the check that raises IndexError naming the bad index
+        try:
+            return apply1(index_ops.GATHER, self, (d, idx))
+        except ValueError as err:
+            error = err
         check_in_range("gather", self, d, idx)
-        return apply1(index_ops.GATHER, self, (d, idx))
+        raise error
 
     def mask_fill(self, mask: "Tensor", value) -> "Tensor":
         """``value`` where the Bool ``mask`` is set, else self; no gradient flows to filled entries."""

@@ -198,7 +198,9 @@ class ShapeMethods(TensorBase):
         size = validate.integer("split", "size", size)
         if total and size < 1:
             raise ValueError(f"split: size must be at least 1, got {size} (shape {self.dims()})")
-        return [self.narrow(d, start, min(size, total - start)) for start in range(0, total, max(size, 1))]
+        narrow = shape_ops.NARROW  # the pieces lie inside the dim by construction: no re-check
+        return [apply1(narrow, self, (d, start, min(size, total - start)))
+                for start in range(0, total, max(size, 1))]
 
     def chunk(self, n: int, dim: int) -> "list[Tensor]":
         """At most ``n`` pieces along ``dim``, all of ``ceil(size / n)`` entries but the last, as

@@ -83,15 +83,18 @@ def _unfold4d_rule(g, s):
 
 
 # ---- attention (Burn 0.21's attention_fallback): inputs (q, k, v, attn_bias?); attrs (mask, scale,
-# softcap). scores = q kᵀ · scale; with softcap, softcap · tanh(scores / softcap); -inf where mask
-# is True (module_ops folds is_causal into the mask); + attn_bias; Burn's NaN-safe softmax (a
-# fully masked row gets probabilities 0, hence output 0 and no gradient); times v.
+# softcap, causal). scores = q kᵀ · scale; with softcap, softcap · tanh(scores / softcap); -inf
+# where mask is True, and with ``causal`` above the diagonal (module_ops sets ``causal`` only for
+# is_causal over square scores with no mask, and folds is_causal into the mask otherwise); +
+# attn_bias; Burn's NaN-safe softmax (a fully masked row gets probabilities 0, hence output 0 and
+# no gradient); times v.
 # On CPU, for float32/float64 with equal q/v head dims, no bias, no softcap and no fully masked
 # row, torch's fused flash-attention kernels run both ways (residuals flash_out, logsumexp and
-# mask_bias: the output, its logsumexp and the additive mask; probs is None). Otherwise the
-# fallback runs as kernels: scores, softmax, product (residuals probs and, with softcap, tanh:
-# tanh(scores / softcap), whose derivative the rule needs; the others None).
-_FLASH = aten._scaled_dot_product_flash_attention_for_cpu.default
+# mask_bias: the output, its logsumexp and the additive mask, None when the mask is ``causal``,
+# which the kernels apply themselves; probs is None). Otherwise the fallback runs as kernels:
+# scores, softmax, product (residuals probs and, with softcap, tanh: tanh(scores / softcap),
+# whose derivative the rule needs; the others None).
+_FLASH = torch._scaled_dot_product_flash_attention_for_cpu  # torch's binding: cheaper to call
 _FLASH_BACKWARD = aten._scaled_dot_product_flash_attention_for_cpu_backward.default
 _FLASH_DTYPES = (torch.float32, torch.float64)
 
@@ -104,14 +107,16 @@ def _flash_ok(q, v, mask) -> bool:
 _ATTENTION_RESIDUALS = ("flash_out", "logsumexp", "mask_bias", "probs", "tanh")
 
 
-def _attention_forward(datas, mask, scale, softcap):
+def _attention_forward(datas, mask, scale, softcap, causal):
     q, k, v = datas[:3]
     bias = datas[3] if len(datas) == 4 else None
     if bias is None and softcap is None and _flash_ok(q, v, mask):
         additive = None if mask is None else q.new_zeros(mask.shape).masked_fill_(
             mask, float("-inf"))
-        out, lse = _FLASH(q, k, v, 0.0, False, attn_mask=additive, scale=scale)
+        out, lse = _FLASH(q, k, v, 0.0, causal, attn_mask=additive, scale=scale)
         return out, out, lse, additive, None, None
+    if causal:
+        mask = torch.ones(q.shape[-2], k.shape[-2], dtype=torch.bool, device=q.device).triu(1)
     scores = _matmul(q, k.transpose(-2, -1)).mul_(scale)
     tanh = None
     if softcap is not None:
@@ -133,7 +138,7 @@ def _attention_rule(g, s, parents):
     q, k, v = s.q, s.k, s.v
     scale = s.scale
     if s.probs is None:  # the flash path
-        gq, gk, gv = _FLASH_BACKWARD(g, q, k, v, s.flash_out, s.logsumexp, 0.0, False,
+        gq, gk, gv = _FLASH_BACKWARD(g, q, k, v, s.flash_out, s.logsumexp, 0.0, s.causal,
                                      attn_mask=s.mask_bias, scale=scale)
         return (gq if pq is not None else None, gk if pk is not None else None,
                 gv if pv is not None else None)
@@ -192,7 +197,7 @@ PIXEL_SHUFFLE = defop("pixel_shuffle", torch.pixel_shuffle, MEMORY, attrs=("fact
 PIXEL_UNSHUFFLE = defop("pixel_unshuffle", torch.pixel_unshuffle, MEMORY, attrs=("factor",),
                         vjp=(vjp(lambda g, s: torch.pixel_shuffle(g, s.factor)),))
 ATTENTION = defop("attention", _attention_forward, COMPUTE, inputs=("q", "k", "v", "attn_bias"),
-                  attrs=("mask", "scale", "softcap"), residuals=_ATTENTION_RESIDUALS,
+                  attrs=("mask", "scale", "softcap", "causal"), residuals=_ATTENTION_RESIDUALS,
                   fused=_attention_rule, needs=(_ATTENTION_NEEDS,) * 4)
 
 
@@ -220,11 +225,12 @@ GRID_SAMPLE_2D = defop("grid_sample_2d", _grid_sample_forward, COMPUTE, inputs=(
 # kernels.
 _NLL_LOSS_BACKWARD = aten.nll_loss_backward.default
 _log_softmax_backward = torch._log_softmax_backward_data
+_nll_loss = torch._C._nn.nll_loss_nd
 
 
 def _cross_entropy_forward(logits, targets):
     log_p = torch.log_softmax(logits, 1)
-    return torch.nn.functional.nll_loss(log_p, targets).reshape(1), log_p
+    return _nll_loss(log_p, targets, None, 1, -100).reshape(1), log_p  # mean, no ignored class
 
 
 def _cross_entropy_rule(g, s):
