@@ -3,17 +3,18 @@ backward rules, with torch's own backward kernels where they give Burn's gradien
 import torch
 
 from .table import COMPUTE, MEMORY, defop, vjp
+from .kernels import kernel
 
 aten = torch.ops.aten
 _F = torch.nn.functional
-_THRESHOLD_BACKWARD = aten.threshold_backward.default
-_SIGMOID_BACKWARD = aten.sigmoid_backward.default
-_GELU_BACKWARD = aten.gelu_backward.default
-_SILU_BACKWARD = aten.silu_backward.default
-_MISH_BACKWARD = aten.mish_backward.default
-_SOFTPLUS_BACKWARD = aten.softplus_backward.default
-_LOG_SIGMOID_FORWARD = aten.log_sigmoid_forward.default
-_LOG_SIGMOID_BACKWARD = aten.log_sigmoid_backward.default
+_THRESHOLD_BACKWARD = kernel(aten.threshold_backward.default)
+_SIGMOID_BACKWARD = kernel(aten.sigmoid_backward.default)
+_GELU_BACKWARD = kernel(aten.gelu_backward.default)
+_SILU_BACKWARD = kernel(aten.silu_backward.default)
+_MISH_BACKWARD = kernel(aten.mish_backward.default)
+_SOFTPLUS_BACKWARD = kernel(aten.softplus_backward.default)
+_LOG_SIGMOID_FORWARD = kernel(aten.log_sigmoid_forward.default)
+_LOG_SIGMOID_BACKWARD = kernel(aten.log_sigmoid_backward.default)
 _softmax_backward = torch._softmax_backward_data
 _log_softmax_backward = torch._log_softmax_backward_data
 
@@ -166,9 +167,9 @@ CROSS_ENTROPY_WITH_LOGITS = defop("cross_entropy_with_logits", _cross_entropy_fo
 # -- Burn's piecewise and exponential activations (``burn_tensor::activation``) --------------------
 # Burn composes these from masks (``mask_where``/``mask_fill`` on ``x <= t``); torch's kernels
 # compute the same values, and their backward kernels the same gradients except where noted.
-_ELU_BACKWARD = aten.elu_backward.default
-_GLU_BACKWARD = aten.glu_backward.default
-_HARDSHRINK_BACKWARD = aten.hardshrink_backward.default
+_ELU_BACKWARD = kernel(aten.elu_backward.default)
+_GLU_BACKWARD = kernel(aten.glu_backward.default)
+_HARDSHRINK_BACKWARD = kernel(aten.hardshrink_backward.default)
 SELU_ALPHA = 1.6732632423543772848170429916717
 SELU_GAMMA = 1.0507009873554804934193349852946
 

@@ -23,8 +23,9 @@ matrix product; its fused rule uses ``grid_sampler_2d_backward`` for the input a
 import torch
 
 from .table import COMPUTE, defop
+from .kernels import kernel
 
-_CONVOLUTION_BACKWARD = torch.ops.aten.convolution_backward.default
+_CONVOLUTION_BACKWARD = kernel(torch.ops.aten.convolution_backward.default)
 _convolution = torch.convolution
 _pad = torch.constant_pad_nd
 
@@ -84,8 +85,8 @@ CONV_TRANSPOSE = {n: _defconv(f"conv_transpose{n}d") for n in (1, 2, 3)}
 
 
 # ---- deform_conv2d: inputs (x, offset, weight, mask, bias?); the mask is ones when Burn's is None
-_GRID_SAMPLER = torch.ops.aten.grid_sampler_2d.default
-_GRID_SAMPLER_BACKWARD = torch.ops.aten.grid_sampler_2d_backward.default
+_GRID_SAMPLER = kernel(torch.ops.aten.grid_sampler_2d.default)
+_GRID_SAMPLER_BACKWARD = kernel(torch.ops.aten.grid_sampler_2d_backward.default)
 _DEFORM_ATTRS = ("stride", "padding", "dilation", "weight_groups", "offset_groups")
 
 

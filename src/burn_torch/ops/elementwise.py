@@ -8,9 +8,10 @@ import math
 import torch
 
 from .table import MEMORY, PASS, defop, vjp
+from .kernels import kernel
 
 aten = torch.ops.aten
-_TANH_BACKWARD = aten.tanh_backward.default
+_TANH_BACKWARD = kernel(aten.tanh_backward.default)
 _TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
 _BINARY = ("lhs", "rhs")
 

@@ -2,10 +2,11 @@
 import torch
 
 from .table import COMPUTE, defop, vjp
+from .kernels import kernel
 
 aten = torch.ops.aten
-_CTC_LOSS = aten._ctc_loss.default
-_CTC_LOSS_BACKWARD = aten._ctc_loss_backward.default
+_CTC_LOSS = kernel(aten._ctc_loss.default)
+_CTC_LOSS_BACKWARD = kernel(aten._ctc_loss_backward.default)
 
 
 def _ctc_forward(log_probs, targets, input_lengths, target_lengths, blank, zero_infinity):

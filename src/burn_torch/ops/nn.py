@@ -11,13 +11,14 @@ applied with ``apply1``.
 import torch
 
 from .table import COMPUTE, MEMORY, defop, vjp
+from .kernels import kernel
 
 aten = torch.ops.aten
-_EMBEDDING_BACKWARD = aten.embedding_dense_backward.default
+_EMBEDDING_BACKWARD = kernel(aten.embedding_dense_backward.default)
 _UPSAMPLE_BACKWARD = {
-    "nearest": aten.upsample_nearest2d_backward.default,
-    "bilinear": aten.upsample_bilinear2d_backward.default,
-    "bicubic": aten.upsample_bicubic2d_backward.default,
+    "nearest": kernel(aten.upsample_nearest2d_backward.default),
+    "bilinear": kernel(aten.upsample_bilinear2d_backward.default),
+    "bicubic": kernel(aten.upsample_bicubic2d_backward.default),
 }
 _UPSAMPLE = {
     "nearest": torch._C._nn.upsample_nearest2d,
@@ -95,7 +96,7 @@ def _unfold4d_rule(g, s):
 # scores, softmax, product (residuals probs and, with softcap, tanh: tanh(scores / softcap),
 # whose derivative the rule needs; the others None).
 _FLASH = torch._scaled_dot_product_flash_attention_for_cpu  # torch's binding: cheaper to call
-_FLASH_BACKWARD = aten._scaled_dot_product_flash_attention_for_cpu_backward.default
+_FLASH_BACKWARD = kernel(aten._scaled_dot_product_flash_attention_for_cpu_backward.default)
 _FLASH_DTYPES = (torch.float32, torch.float64)
 
 
@@ -223,7 +224,7 @@ GRID_SAMPLE_2D = defop("grid_sample_2d", _grid_sample_forward, COMPUTE, inputs=(
 # smoothing): mean over rows of -log_softmax(logits)[row, target]. The forward returns its
 # log-softmax as the residual ``log_p``; the rule is torch's nll_loss and log_softmax backward
 # kernels.
-_NLL_LOSS_BACKWARD = aten.nll_loss_backward.default
+_NLL_LOSS_BACKWARD = kernel(aten.nll_loss_backward.default)
 _log_softmax_backward = torch._log_softmax_backward_data
 _nll_loss = torch._C._nn.nll_loss_nd
 

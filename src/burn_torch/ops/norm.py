@@ -10,14 +10,15 @@ reciprocal standard deviation the backward kernels read.
 import torch
 
 from .table import COMPUTE, defop
+from .kernels import kernel
 
 aten = torch.ops.aten
 # forwards through torch's Python bindings (a few µs cheaper per call than aten's op overloads)
 _LAYER_NORM = torch.native_layer_norm
-_LAYER_NORM_BACKWARD = aten.native_layer_norm_backward.default
+_LAYER_NORM_BACKWARD = kernel(aten.native_layer_norm_backward.default)
 _RMS_NORM = torch._fused_rms_norm
 _GROUP_NORM = torch.native_group_norm
-_GROUP_NORM_BACKWARD = aten.native_group_norm_backward.default
+_GROUP_NORM_BACKWARD = kernel(aten.native_group_norm_backward.default)
 
 
 def _tracked(parents) -> list:

@@ -15,12 +15,13 @@ returns it from ``max_pool*_with_indices``.
 import torch
 
 from .table import COMPUTE, defop, vjp
+from .kernels import kernel
 
 aten = torch.ops.aten
-_MAX_POOL2D_BACKWARD = aten.max_pool2d_with_indices_backward.default
-_AVG_POOL2D_BACKWARD = aten.avg_pool2d_backward.default
-_ADAPTIVE_AVG_POOL2D_BACKWARD = aten._adaptive_avg_pool2d_backward.default
-_ADAPTIVE_AVG_POOL3D_BACKWARD = aten._adaptive_avg_pool3d_backward.default
+_MAX_POOL2D_BACKWARD = kernel(aten.max_pool2d_with_indices_backward.default)
+_AVG_POOL2D_BACKWARD = kernel(aten.avg_pool2d_backward.default)
+_ADAPTIVE_AVG_POOL2D_BACKWARD = kernel(aten._adaptive_avg_pool2d_backward.default)
+_ADAPTIVE_AVG_POOL3D_BACKWARD = kernel(aten._adaptive_avg_pool3d_backward.default)
 _max_pool2d = torch._C._nn.max_pool2d_with_indices
 _avg_pool2d = torch._C._nn.avg_pool2d
 _adaptive_avg_pool2d = torch._adaptive_avg_pool2d

@@ -36,6 +36,7 @@ from __future__ import annotations
 import torch
 
 from .table import COMPUTE, defop
+from .kernels import kernel
 
 aten = torch.ops.aten
 _mm = torch.mm
@@ -119,8 +120,8 @@ _CPU_ORDER = (0, 1, 3, 2)
 _MKLDNN_LSTM = 2  # the kernel's mode for an LSTM
 _MKLDNN_OK = torch.backends.mkldnn.is_available()
 _mkldnn_enabled = torch._C._get_mkldnn_enabled  # torch.backends.mkldnn.enabled, read per call
-_MKLDNN_LAYER = aten.mkldnn_rnn_layer.default
-_MKLDNN_LAYER_BACKWARD = aten.mkldnn_rnn_layer_backward.default
+_MKLDNN_LAYER = kernel(aten.mkldnn_rnn_layer.default)
+_MKLDNN_LAYER_BACKWARD = kernel(aten.mkldnn_rnn_layer_backward.default)
 
 
 def _use_mkldnn(x) -> bool:

@@ -13,6 +13,7 @@ import math
 import torch
 
 from .table import COMPUTE, defop, vjp
+from .kernels import kernel
 
 
 def _int_dtype(x):
@@ -132,8 +133,8 @@ def _all_dim_forward(x, dim):
 # ============================================================================ backward rules ====
 # Each rule returns its input's gradient; the engine casts it to the input's dtype.
 _broadcast_to = torch.broadcast_to  # a view, cheaper to call than Tensor.expand
-_value_selecting_backward = torch.ops.aten.value_selecting_reduction_backward.default
-_cumprod_backward = torch.ops.aten.cumprod_backward.default
+_value_selecting_backward = kernel(torch.ops.aten.value_selecting_reduction_backward.default)
+_cumprod_backward = kernel(torch.ops.aten.cumprod_backward.default)
 
 
 def _sum_rule(g, s):

@@ -2,10 +2,11 @@
 import torch
 
 from .table import MEMORY, PASS, defop, vjp
+from .kernels import kernel
 
 aten = torch.ops.aten
 _PAD = torch.constant_pad_nd
-_UNFOLD_BACKWARD = aten.unfold_backward.default
+_UNFOLD_BACKWARD = kernel(aten.unfold_backward.default)
 
 
 def _reshape_back(g, s):
