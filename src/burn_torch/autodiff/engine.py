@@ -101,18 +101,6 @@ def claim(root: Node, check=None) -> list[Node]:
     return nodes
 
 
-def _pickers(n: int) -> list:
-    """Rules ``(g, gradients) -> gradients[i]`` for ``i < n`` (at least 8): how the engine's
-    loop reads input gradients computed all at once."""
-    while len(_picks) < n:
-        _picks.append(lambda g, gradients, i=len(_picks): gradients[i])
-    return _picks
-
-
-_picks: list = []
-_pickers(8)
-
-
 def step_error(node: Node, g, err: Exception) -> Exception:
     """``err`` raised by ``node``'s rule, re-made with the op, the step and the shapes (and,
     in debug mode, the source line that recorded the step); the original is chained."""
@@ -195,27 +183,28 @@ def run_backward(root: Node, seed: torch.Tensor) -> dict[int, torch.Tensor]:
             parents = node.parents
             rules = op.rules
             exact = op.exact  # its rules give every gradient in its input's shape and dtype
+            computed = None  # every input gradient at once: a fused rule, or for hooks
             try:
                 if rules is None or hooks:
-                    # every input gradient at once (a fused rule, or hooks that see them all):
-                    # the loop below then reads them through rules that pick them by position
-                    saved = op.fused(g, saved, parents) if rules is None else tuple(
+                    computed = op.fused(g, saved, parents) if rules is None else tuple(
                         [None if p is None else g if r is passthrough else r(g, saved)
                          for p, r in zip(parents, rules)])
-                    rules = _picks if len(parents) <= len(_picks) else _pickers(len(parents))
             except Exception as e:
                 raise step_error(node, g, e) from e
             if hooks:
                 for h in hooks:
-                    h.step(node, g, saved, grads, recomputer)
+                    h.step(node, g, computed, grads, recomputer)
             try:
                 i = -1
                 for p in parents:  # indexing the rules: a zip per step costs more
                     i += 1
                     if p is None:
                         continue
-                    r = rules[i]
-                    pg = g if r is passthrough else r(g, saved)
+                    if computed is None:
+                        r = rules[i]
+                        pg = g if r is passthrough else r(g, saved)
+                    else:
+                        pg = computed[i]
                     if pg is None:
                         continue
                     if not exact:
