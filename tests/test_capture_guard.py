@@ -1,0 +1,163 @@
+"""``burn_torch.capture`` fast guard: a replay is chosen by generated code that compares a call
+with the plan used last, field by field, instead of building the call's key. These tests make
+the plan used last the one the changed call would wrongly replay, so each fails if the fast
+guard accepted the change (stride, dtype, device, strategy, leaf role, aliasing, a plain value,
+the argument structure, hooks) instead of recording again, as the general key does."""
+import pytest
+import torch
+
+from burn_torch import Device, Tensor
+from burn_torch.activation import relu
+from burn_torch.autodiff import hooks
+from burn_torch.capture import _environment, capture
+from burn_torch.capture._guard import compile_guard
+
+CPU = Device.cpu()
+AD = CPU.autodiff()
+
+
+def _t(data, device=CPU, leaf=False):
+    t = Tensor.from_data(data, device)
+    return t.require_grad() if leaf else t
+
+
+def _randn(*shape, seed=0, dtype=torch.float32):
+    return torch.randn(*shape, generator=torch.Generator().manual_seed(seed), dtype=dtype)
+
+
+def _grads(x, w, b):
+    grads = relu(x @ w + b).square().mean().backward()
+    return [w.grad(grads), b.grad(grads)]
+
+
+def _bits(got, want) -> bool:
+    return len(got) == len(want) and all(
+        (g is None and e is None) or torch.equal(g.to_torch(), e.to_torch()) for g, e in zip(got, want))
+
+
+def _records_again(fn, first: tuple, changed: tuple) -> None:
+    """Replays ``first`` once (so its plan is the one the fast guard tries), then calls
+    ``changed``: it must record a second plan, replay nothing and equal eager."""
+    step = capture(fn)
+    step(*first)
+    step(*first)
+    assert step.replayed == 1 and step.plans == 1
+    got = step(*changed)
+    assert step.plans == 2 and step.replayed == 1, "the fast guard replayed a stale plan"
+    assert _bits(got, fn(*changed))
+
+
+def _mlp_args(dtype=torch.float32, device=AD):
+    return (_t(_randn(4, 5, dtype=dtype)), _t(_randn(5, 3, seed=1, dtype=dtype), device, leaf=True),
+            _t(_randn(3, seed=2, dtype=dtype), device, leaf=True))
+
+
+def test_a_changed_stride_misses_the_fast_guard():
+    x, w, b = _mlp_args()
+    strided = _t(_randn(5, 4).t())                      # same shape and values kind, other strides
+    assert strided.to_torch().stride() != x.to_torch().stride()
+    _records_again(_grads, (x, w, b), (strided, w, b))
+
+
+def test_a_changed_dtype_misses_the_fast_guard():
+    _records_again(_grads, _mlp_args(), _mlp_args(dtype=torch.float64))
+
+
+def test_a_changed_strategy_misses_the_fast_guard():
+    _records_again(_grads, _mlp_args(), _mlp_args(device=CPU.autodiff().gradient_checkpointing()))
+
+
+def test_a_changed_leaf_role_misses_the_fast_guard():
+    x, w, b = _mlp_args()
+    untracked_b = _t(b.to_torch(), AD)                  # autodiff, but not a gradient leaf
+    _records_again(_grads, (x, w, b), (x, w, untracked_b))
+
+
+def test_a_tensor_passed_twice_misses_the_fast_guard():
+    def fn(x, y, w):
+        return [w.grad((x @ w + y @ w).sum().backward())]
+    x, y, w = _t(_randn(2, 3)), _t(_randn(2, 3, seed=1)), _t(_randn(3, 4, seed=2), AD, leaf=True)
+    _records_again(fn, (x, y, w), (x, x, w))
+
+
+def test_two_tensors_where_one_was_passed_twice_miss_the_fast_guard():
+    def fn(x, y, w):
+        return [w.grad((x @ w + y @ w).sum().backward())]
+    x, y, w = _t(_randn(2, 3)), _t(_randn(2, 3, seed=1)), _t(_randn(3, 4, seed=2), AD, leaf=True)
+    _records_again(fn, (x, x, w), (x, y, w))
+
+
+def test_a_changed_plain_value_misses_the_fast_guard():
+    def fn(x, w, scale):
+        return [w.grad(((x @ w) * scale).sum().backward())]
+    x, w = _t(_randn(2, 3)), _t(_randn(3, 4, seed=1), AD, leaf=True)
+    _records_again(fn, (x, w, 2.0), (x, w, 3.0))
+    _records_again(fn, (x, w, 2), (x, w, 2.0))          # equal value, other type
+
+
+def test_a_longer_parameter_list_misses_the_fast_guard():
+    def fn(x, ws):
+        h = x
+        for w in ws:
+            h = h @ w
+        grads = h.sum().backward()
+        return [w.grad(grads) for w in ws]
+    x = _t(_randn(2, 3))
+    ws = [_t(_randn(3, 3, seed=i), AD, leaf=True) for i in range(3)]
+    _records_again(fn, (x, ws[:2]), (x, ws))
+
+
+def test_a_changed_keyword_argument_misses_the_fast_guard():
+    def fn(x, w, scale=1.0):
+        return [w.grad(((x @ w) * scale).sum().backward())]
+    x, w = _t(_randn(2, 3)), _t(_randn(3, 4, seed=1), AD, leaf=True)
+    step = capture(fn)
+    step(x, w, scale=2.0)
+    step(x, w, scale=2.0)
+    got = step(x, w, scale=3.0)
+    assert step.plans == 2 and step.replayed == 1 and _bits(got, fn(x, w, scale=3.0))
+
+
+def test_a_registered_backward_hook_misses_the_fast_guard():
+    args = _mlp_args()
+    step = capture(_grads)
+    step(*args)
+    step(*args)
+    unregister = hooks.register(lambda root, seed: None)
+    try:
+        step(*args)
+        assert step.plans == 2 and step.replayed == 1
+    finally:
+        unregister()
+
+
+def test_a_list_the_step_mutates_is_guarded_as_it_was_before_the_call():
+    def fn(x, ws):
+        grads = (x @ ws[0]).sum().backward()
+        out = [ws[0].grad(grads)]
+        ws.append(ws[0])                                # the argument grows while recording
+        return out
+    x, w = _t(_randn(2, 3)), _t(_randn(3, 4, seed=1), AD, leaf=True)
+    step = capture(fn)
+    ws = [w]
+    step(x, ws)                                         # recorded with a one-element list
+    step(x, [w, w])                                     # ws as it is after that call: a new key
+    assert step.replayed == 0 and step.plans == 2
+
+
+@pytest.mark.parametrize("change", ["stride", "dtype", "role", "alias", "value", "length"])
+def test_the_guard_answers_none_for_each_changed_field(change):
+    x, w, b = _mlp_args()
+    guard = compile_guard((x, [w, b], 1), {}, _environment())
+    tensors, nodes = guard((x, [w, b], 1), {})
+    assert [id(t) for t in tensors] == [id(x.to_torch()), id(w.to_torch()), id(b.to_torch())]
+    assert nodes[0] is None and nodes[1] is w._node and nodes[2] is b._node
+    changed = {
+        "stride": lambda: (_t(_randn(5, 4).t()), [w, b], 1),
+        "dtype": lambda: (_t(_randn(4, 5, dtype=torch.float64)), [w, b], 1),
+        "role": lambda: (x, [w, _t(b.to_torch(), AD)], 1),
+        "alias": lambda: (x, [w, w], 1),
+        "value": lambda: (x, [w, b], True),
+        "length": lambda: (x, [w, b, b], 1),
+    }[change]()
+    assert guard(changed, {}) is None
