@@ -161,3 +161,38 @@ def test_the_guard_answers_none_for_each_changed_field(change):
         "length": lambda: (x, [w, b, b], 1),
     }[change]()
     assert guard(changed, {}) is None
+
+
+def test_swapped_leaf_roles_miss_the_fast_guard():
+    def fn(x, w):
+        grads = (x @ w).sum().backward()
+        return [x.grad(grads), w.grad(grads)]
+    x, w = _randn(3, 3), _randn(3, 3, seed=1)
+    _records_again(fn, (_t(x, AD), _t(w, AD, leaf=True)), (_t(x, AD, leaf=True), _t(w, AD)))
+
+
+def test_an_input_carrying_a_graph_misses_the_fast_guard_and_runs_eagerly():
+    x, w, b = _mlp_args()
+    step = capture(_grads)
+    step(x, w, b)
+    step(x, w, b)
+    tracked = w * 1.0                                   # not a leaf: it carries a recorded graph
+    got = step(x, tracked, b)
+    assert step.replayed == 1 and step.plans == 1
+    assert _bits(got[1:], _grads(x, w * 1.0, b)[1:]) and got[0] is None
+
+
+def test_a_tensor_moved_between_two_lists_misses_the_fast_guard():
+    def fn(xs, ys):
+        grads = sum((x * (i + 1) for i, x in enumerate(xs)), ys[0] * 0.5).sum().backward()
+        return [t.grad(grads) for t in xs + ys]
+    ts = [_t(_randn(2, 2, seed=i), AD, leaf=True) for i in range(4)]
+    _records_again(fn, (ts[:2], ts[2:]), (ts[:3], ts[3:]))
+
+
+def test_a_torch_tensor_argument_with_other_strides_misses_the_fast_guard():
+    def fn(x, w):
+        grads = (Tensor.from_data(x, CPU) @ w).sum().backward()
+        return [w.grad(grads)]
+    w = _t(_randn(4, 3, seed=1), AD, leaf=True)
+    _records_again(fn, (_randn(5, 4), w), (_randn(4, 5).t(), w))
