@@ -16,7 +16,7 @@ constant, a torch tensor subclass), which then cost the general lookup.
 from __future__ import annotations
 
 import enum
-from operator import attrgetter, methodcaller
+from operator import attrgetter
 from typing import Callable
 
 import torch
@@ -185,7 +185,7 @@ def compile_guard(args: tuple, kwargs: dict, environment: tuple) -> Callable | N
     ns = {"_rec": _recorder, "_hooks": _hooks, "_data": attrgetter("_data"),
           "_node": attrgetter("_node"), "_cls_ctx": attrgetter("__class__", "_ctx"),
           "_op_req": attrgetter("op", "requirement"), "_meta": attrgetter("shape", "dtype", "device"),
-          "_stride": methodcaller("stride"), **b.consts}
+          "_stride": _TorchTensor.stride, **b.consts}  # unbound: no bound method per call
     exec(compile(code, "<capture guard>", "exec"), ns)
     guard = ns["guard"]
     guard.source = code
