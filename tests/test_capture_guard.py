@@ -196,3 +196,22 @@ def test_a_torch_tensor_argument_with_other_strides_misses_the_fast_guard():
         return [w.grad(grads)]
     w = _t(_randn(4, 3, seed=1), AD, leaf=True)
     _records_again(fn, (_randn(5, 4), w), (_randn(4, 5).t(), w))
+
+
+def _torch_autograd_records() -> bool:
+    x = torch.ones(2, requires_grad=True)
+    return (x * 2).grad_fn is not None
+
+
+def test_a_replay_leaves_torch_dispatch_and_grad_mode_as_it_found_them():
+    def fn(w, idx):
+        return [w.grad(w.select(0, idx).sum().backward())]
+    w = _t(_randn(5, 2), AD, leaf=True)
+    step = capture(fn)
+    step(w, _t(torch.tensor([0, 4])))
+    step(w, _t(torch.tensor([1, 3])))                   # a replay
+    assert step.replayed == 1
+    assert torch.is_grad_enabled() and _torch_autograd_records()
+    with pytest.raises(IndexError):                     # a replay that fails its range guard
+        step(w, _t(torch.tensor([0, 5])))
+    assert torch.is_grad_enabled() and _torch_autograd_records()

@@ -223,12 +223,17 @@ class Plan:
         else:
             name, tail = "step", result_lines
             params.insert(0, "n")
-        code = (f"def {name}({', '.join(params)}):\n    _prev = _grad_enabled()\n    try:\n"
+        # the plain replay dispatches below torch's autograd layer: no input of a replayed
+        # kernel requires torch grad, so that layer would only add its per-call cost
+        enter, leave = (("    _below = _Below()\n    _below.__enter__()\n",
+                         "        _below.__exit__(None, None, None)\n") if name == "step" else ("", ""))
+        code = (f"def {name}({', '.join(params)}):\n    _prev = _grad_enabled()\n{enter}    try:\n"
                 + "".join(f"        {ln}\n" for ln in lines)
-                + "    finally:\n        _set_grad(_prev)\n"
+                + f"    finally:\n{leave}        _set_grad(_prev)\n"
                 + "".join(f"    {ln}\n" for ln in tail))
         ns = {"_flat": _flat, "_in_range": _in_range, "_Diverged": Diverged,
-              "_set_grad": torch._C._set_grad_enabled, "_grad_enabled": torch.is_grad_enabled}
+              "_set_grad": torch._C._set_grad_enabled, "_grad_enabled": torch.is_grad_enabled,
+              "_Below": torch._C._AutoDispatchBelowAutograd}
         ns.update(result_ns or {})
         ns.update(src.consts)
         exec(compile(code, f"<capture {name}>", "exec"), ns)
