@@ -12,7 +12,9 @@ kernel, on the new input values, with no public Tensor, no Node and no op-table 
 and return what ``fn`` returned — ``Gradients`` containers keyed by the new call's leaves,
 Tensors, containers. Gradients are bit-equal to eager (the same kernels on the same values).
 A call with a different key records again (up to ``max_plans`` plans are kept, one per key);
-a stale plan is never used for a different key.
+a stale plan is never used for a different key. A call is first compared with the plan used
+last by that plan's generated guard (``_guard``: the same fields, read in bulk, without building
+the key); any difference sends it through the general key lookup.
 
 What replay cannot see (as with CUDA graphs):
 
