@@ -215,3 +215,36 @@ def test_a_replay_leaves_torch_dispatch_and_grad_mode_as_it_found_them():
     with pytest.raises(IndexError):                     # a replay that fails its range guard
         step(w, _t(torch.tensor([0, 5])))
     assert torch.is_grad_enabled() and _torch_autograd_records()
+
+
+def _variants() -> list:
+    """Calls ``(args, kwargs)`` that differ from each other in one key field or another."""
+    x, w, b = _mlp_args()
+    x64 = _t(_randn(4, 5, dtype=torch.float64))
+    xs = _t(_randn(5, 4).t())
+    raw, raw_t = _randn(4, 5), _randn(5, 4).t()
+    untracked = _t(b.to_torch(), AD)
+    ck = _t(_randn(3, seed=2), CPU.autodiff().gradient_checkpointing(), leaf=True)
+    return [((x, [w, b], 1), {}), ((x, [w, b], 2), {}), ((x, [w, b], True), {}),
+            ((xs, [w, b], 1), {}), ((x64, [w, b], 1), {}), ((x, [w, untracked], 1), {}),
+            ((x, [w, ck], 1), {}), ((x, [w, w], 1), {}), ((x, [w, b, b], 1), {}),
+            ((x, [w], 1), {}), ((x, (w, b), 1), {}), ((x, [w, b]), {"scale": 1}),
+            ((x, [w, b]), {"scale": 2}), ((x, [w, b]), {"other": 1}), ((raw, [w, b], 1), {}),
+            ((raw_t, [w, b], 1), {}), ((raw, [w, b], raw), {}), ((raw, [w, b], raw_t), {}),
+            ((x, [w, b], [x, 1]), {}), ((x, [w, b], [x, 2]), {}), ((x, [w, b], [b, 1]), {})]
+
+
+def test_the_guard_accepts_exactly_the_calls_whose_general_key_is_the_recorded_one():
+    from burn_torch.capture._inputs import flatten
+    calls = _variants()
+    for rec_args, rec_kwargs in calls:
+        guard = compile_guard(rec_args, rec_kwargs, _environment())
+        recorded = flatten((rec_args, rec_kwargs), [], [], {})
+        for args, kwargs in calls:
+            tensors, nodes = [], []
+            same = flatten((args, kwargs), tensors, nodes, {}) == recorded
+            hit = guard(args, kwargs)
+            assert (hit is not None) == same, (rec_args, rec_kwargs, args, kwargs)
+            if hit is not None:
+                assert [id(t) for t in hit[0]] == [id(t) for t in tensors]
+                assert [id(n) for n in hit[1]] == [id(n) for n in nodes]
