@@ -12,7 +12,9 @@ kernel, on the new input values, with no public Tensor, no Node and no op-table 
 and return what ``fn`` returned — ``Gradients`` containers keyed by the new call's leaves,
 Tensors, containers. Gradients are bit-equal to eager (the same kernels on the same values).
 A call with a different key records again (up to ``max_plans`` plans are kept, one per key);
-a stale plan is never used for a different key.
+a stale plan is never used for a different key. A call is first compared with the plan used
+last by that plan's generated guard (``_guard``: the same fields, read in bulk, without building
+the key); any difference sends it through the general key lookup.
 
 What replay cannot see (as with CUDA graphs):
 
@@ -51,6 +53,7 @@ from ..autodiff import hooks as _hooks
 from ..autodiff import recorder as _recorder
 from ..errors import AutodiffError
 from ._cuda import try_graph
+from ._guard import compile_guard
 from ._inputs import NotReplayable, flatten
 from ._plan import Diverged, Plan, Unreplayable
 from ._record import Recording, signature
@@ -99,6 +102,8 @@ class CapturedStep:
         self.cuda_graphs = cuda_graphs
         self.max_plans = max_plans
         self._plans: OrderedDict = OrderedDict()
+        self._guards: dict = {}         # key -> the compiled fast guard of its plan (or None)
+        self._last = None               # (guard, plan, key) of the plan used last
         self._replays = 0
         self.replayed = 0
         self.eager_reason: str | None = None
@@ -109,6 +114,11 @@ class CapturedStep:
         return sum(1 for p in self._plans.values() if isinstance(p, Plan))
 
     def __call__(self, *args, **kwargs):
+        last = self._last
+        if last is not None:            # the plan used last first, by its generated guard
+            hit = last[0](args, kwargs)
+            if hit is not None:
+                return self._replay(last[2], last[1], args, kwargs, hit[0], hit[1])
         tensors: list = []
         nodes: list = []
         try:
@@ -120,6 +130,11 @@ class CapturedStep:
             return self._record(key, args, kwargs, tensors, nodes)
         if plan.__class__ is str:            # recorded, but not replayable: eager
             return self.fn(*args, **kwargs)
+        guard = self._guards.get(key)
+        self._last = None if guard is None else (guard, plan, key)
+        return self._replay(key, plan, args, kwargs, tensors, nodes)
+
+    def _replay(self, key, plan, args, kwargs, tensors, nodes):
         self._replays += 1
         if self.check_every is not None and self._replays % self.check_every == 0:
             return self._check(key, plan, args, kwargs, tensors, nodes)
@@ -158,19 +173,26 @@ class CapturedStep:
             plan.cuda_graph, _ = try_graph(plan.kernels, tensors)
         return result, plan
 
-    def _store(self, key, plan) -> None:
+    def _store(self, key, plan, guard) -> None:
         self._plans[key] = plan
         self._plans.move_to_end(key)
+        self._guards[key] = None
         while len(self._plans) > self.max_plans:
-            self._plans.popitem(last=False)
+            self._guards.pop(self._plans.popitem(last=False)[0], None)
         self.eager_reason = plan if plan.__class__ is str else None
+        self._last = None
+        if plan.__class__ is not str and guard is not None:
+            self._guards[key] = guard
+            self._last = (guard, plan, key)
 
     def _record(self, key, args, kwargs, tensors, nodes):
+        guard = compile_guard(args, kwargs, key[1])   # before fn runs (it may mutate them)
         result, plan = self._recording(args, kwargs, tensors, nodes)
-        self._store(key, plan)
+        self._store(key, plan, guard)
         return result
 
     def _check(self, key, plan, args, kwargs, tensors, nodes):
+        guard = compile_guard(args, kwargs, key[1])   # before fn runs (it may mutate them)
         result, fresh = self._recording(args, kwargs, tensors, nodes)
         if fresh.__class__ is str or fresh.signature != plan.signature:
             if self.on_divergence == "raise":
@@ -178,7 +200,7 @@ class CapturedStep:
                     "captured step diverged: an eager check run recorded different kernels "
                     "than the plan (fn has Python control flow that the key does not see)"
                     + (f": {fresh}" if fresh.__class__ is str else ""))
-            self._store(key, fresh)
+            self._store(key, fresh, guard)
         return result
 
 

@@ -1,11 +1,12 @@
-"""A plan: a recording turned into two generated Python functions.
+"""A plan: a recording turned into generated Python functions.
 
 ``kernels(v0, ..., v{n-1})`` calls the recorded kernels in order on the input storages, each
 line one kernel call on locals (no Tensor, no Node, no dispatch through the op table), drops each
 intermediate right after its last use (the release points of the eager pass), and returns the
 tensors the result is made of. ``build(outs, nodes)`` rebuilds the result ``fn`` returned —
 public Tensors, a ``Gradients`` container keyed by the *new* inputs' leaves, containers and
-constants — around those tensors.
+constants — around those tensors. ``step(nodes, v0, ..., v{n-1})`` is both in one function (the
+plain replay: no tuple of outputs in between); the CUDA-graph replay uses the two halves.
 """
 from __future__ import annotations
 
@@ -14,7 +15,6 @@ from torch.utils._pytree import tree_flatten
 
 from ..autodiff.gradients import Gradients
 from ..autodiff.graph import Node
-from ..autodiff.recorder import wrap
 from ..tensor import Tensor
 from ._record import Const, Slot
 
@@ -44,15 +44,16 @@ def _consumed(op, shape, dtype) -> Node:
 class _Source:
     """Collects generated lines and the constants they name."""
 
-    def __init__(self) -> None:
+    def __init__(self, prefix: str = "c") -> None:
         self.names: dict = {}
         self.consts: list = []
+        self.prefix = prefix
 
-    def const(self, value, prefix: str = "c") -> str:
+    def const(self, value, prefix: str | None = None) -> str:
         key = id(value)
         name = self.names.get(key)
         if name is None:
-            name = self.names[key] = f"{prefix}{len(self.consts)}"
+            name = self.names[key] = f"{prefix or self.prefix}{len(self.consts)}"
             self.consts.append((name, value))
         return name
 
@@ -82,21 +83,25 @@ def _uses(t, into: list) -> None:
 
 
 class ResultTemplate:
-    """How ``fn``'s result is made from slots: walks it once at capture time."""
+    """How ``fn``'s result is made from slots: walks it once at capture time. ``expr`` gives
+    the result as an expression over slot locals ``v{s}`` and nodes ``n[i]``, after the
+    statements in ``lines`` (which make its public Tensors)."""
 
     def __init__(self, rec, input_nodes: list) -> None:
         self.rec = rec
         self.node_index = {id(n): i for i, n in enumerate(input_nodes) if n is not None}
         self.leaf_index = {n.id: i for i, n in enumerate(input_nodes) if n is not None}
-        self.slots: list[int] = []       # the slots the result reads, in order
-        self.src = _Source()
+        self.slots: list[int] = []       # the slots the result reads, each once, in order
+        self.lines: list[str] = []
+        self.src = _Source("r")
 
     def tensor_expr(self, data) -> str:
         s = self.rec.slot_of.get(id(data))
         if s is None:
             return self.src.const(data)
-        self.slots.append(s)
-        return f"o[{len(self.slots) - 1}]"
+        if s not in self.slots:
+            self.slots.append(s)
+        return f"v{s}"
 
     def node_expr(self, node) -> str:
         if node is None:
@@ -112,9 +117,12 @@ class ResultTemplate:
 
     def expr(self, value) -> str:
         cls = value.__class__
-        if cls is Tensor:
-            return (f"_wrap({self.tensor_expr(value._data)}, {self.src.const(value._ctx)}, "
-                    f"{self.node_expr(value._node)})")
+        if cls is Tensor:           # recorder.wrap, inline
+            t = f"t{len(self.lines) // 4}"
+            self.lines += [f"{t} = _new(_Tensor)", f"{t}._data = {self.tensor_expr(value._data)}",
+                           f"{t}._ctx = {self.src.const(value._ctx)}",
+                           f"{t}._node = {self.node_expr(value._node)}"]
+            return t
         if cls is Gradients:
             items = []
             for leaf_id, g in value._grads.items():
@@ -148,15 +156,24 @@ class Plan:
         self.signature_entries = rec.entries
         self.out_slots = list(template.slots)
         self.n_inputs = len(input_nodes)
-        self.kernels = self._kernels(rec.entries, rec.grad_modes, self.n_inputs, self.out_slots)
-        ns = {"_wrap": wrap, "_Gradients": Gradients, "_consumed": _consumed}
+        result_lines = [*template.lines, f"return {body}"]
+        ns = {"_new": Tensor.__new__, "_Tensor": Tensor, "_Gradients": Gradients,
+              "_consumed": _consumed}
         ns.update(template.src.consts)
-        exec(compile(f"def build(o, n):\n    return {body}\n", "<capture build>", "exec"), ns)
+        self.kernels = self._kernels(rec.entries, rec.grad_modes, self.n_inputs, self.out_slots)
+        self.step = self._kernels(rec.entries, rec.grad_modes, self.n_inputs, self.out_slots,
+                                  result_lines, ns)
+        unpack = [f"{''.join(f'v{s}, ' for s in self.out_slots)}= o"] if self.out_slots else []
+        code = "def build(o, n):\n" + "".join(f"    {ln}\n" for ln in unpack + result_lines)
+        exec(compile(code, "<capture build>", "exec"), ns)
         self.build = ns["build"]
         self.cuda_graph = None
 
     @staticmethod
-    def _kernels(entries, grad_modes: list, n_inputs: int, out_slots: list):
+    def _kernels(entries, grad_modes: list, n_inputs: int, out_slots: list,
+                 result_lines: list | None = None, result_ns: dict | None = None):
+        """``kernels`` (the output tensors), or with ``result_lines`` (which build the result
+        from the slot locals and ``n``, names from ``result_ns``) ``step``."""
         src = _Source()
         last = {}
         for pos, entry in enumerate(entries):
@@ -199,23 +216,36 @@ class Plan:
             else:
                 lines.append(f"{', '.join(names)}, = _flat({call})")
             lines += _dels(last, pos, keep, new)
-        ret = "".join(f"v{s}, " for s in out_slots)
-        params = ", ".join(f"v{i}" for i in range(n_inputs))
-        code = (f"def kernels({params}):\n    _prev = _grad_enabled()\n    try:\n"
+        params = [f"v{i}" for i in range(n_inputs)]
+        if result_lines is None:
+            name, tail = "kernels", []
+            lines.append(f"return ({''.join(f'v{s}, ' for s in out_slots)})")
+        else:
+            name, tail = "step", result_lines
+            params.insert(0, "n")
+        # the plain replay dispatches below torch's autograd layer: no input of a replayed
+        # kernel requires torch grad, so that layer would only add its per-call cost
+        enter, leave = (("    _below = _Below()\n    _below.__enter__()\n",
+                         "        _below.__exit__(None, None, None)\n") if name == "step" else ("", ""))
+        code = (f"def {name}({', '.join(params)}):\n    _prev = _grad_enabled()\n{enter}    try:\n"
                 + "".join(f"        {ln}\n" for ln in lines)
-                + f"        return ({ret})\n    finally:\n        _set_grad(_prev)\n")
+                + f"    finally:\n{leave}        _set_grad(_prev)\n"
+                + "".join(f"    {ln}\n" for ln in tail))
         ns = {"_flat": _flat, "_in_range": _in_range, "_Diverged": Diverged,
-              "_set_grad": torch._C._set_grad_enabled, "_grad_enabled": torch.is_grad_enabled}
+              "_set_grad": torch._C._set_grad_enabled, "_grad_enabled": torch.is_grad_enabled,
+              "_Below": torch._C._AutoDispatchBelowAutograd}
+        ns.update(result_ns or {})
         ns.update(src.consts)
-        exec(compile(code, "<capture kernels>", "exec"), ns)
-        fn = ns["kernels"]
+        exec(compile(code, f"<capture {name}>", "exec"), ns)
+        fn = ns[name]
         fn.source = code
         return fn
 
     def run(self, tensors: list, nodes: list):
         graph = self.cuda_graph
-        outs = self.kernels(*tensors) if graph is None else graph(tensors)
-        return self.build(outs, nodes)
+        if graph is None:
+            return self.step(nodes, *tensors)
+        return self.build(graph(tensors), nodes)
 
 
 def _dels(last: dict, pos: int, keep: set, new: list) -> list:

@@ -8,7 +8,8 @@ tensors becomes one entry ``(function, argument template, output slots)``. A tem
 tensor by its *slot* (an input of the call, or an earlier call's output) or holds a constant (a
 tensor the call did not produce, such as a constant captured by ``fn``, or any non-tensor
 argument). A call returning None (``__setitem__``) is an entry for its effect. Calls returning
-only metadata (shapes, dtypes, strides, ``numel``) are not entries;
+only metadata (shapes, dtypes, strides, ``numel``) or reading a property that holds no tensor
+(``_base`` of a non-view) are not entries;
 a call that reads tensor data on the host (``item``, ``tolist``, ``__bool__``...) makes the
 recording data-dependent: it is marked unreplayable.
 """
@@ -145,9 +146,10 @@ class Recording(TorchFunctionMode):
                     self.unreplayable = (f"{name}() reads tensor data on the host: replay "
                                          "could not see what the step does with it")
                 return
-            if out is not None or func is _set_grad:
-                return                      # metadata (shape, dtype, numel...), grad mode: the
-                                            # replay's tensors never require grad
+            if out is not None or func is _set_grad or name == "__get__":
+                return                      # metadata (shape, dtype, numel...), grad mode (the
+                                            # replay's tensors never require grad), a property
+                                            # read that found no tensor (``t._base``)
             # None: a call for its effect (``out[idx] = values``): an entry without outputs
         if getattr(func, "__name__", "") in DATA_SHAPED:
             self.unreplayable = (f"{func.__name__}() gives a result whose shape depends on tensor "
