@@ -5,11 +5,13 @@ from .table import COMPUTE, defop, vjp
 
 _mm = torch.mm
 _matmul = torch.matmul
+_linear = torch.nn.functional.linear
 
 
 def _matmul_lhs(g, s):  # g @ b^T, summed over broadcast batch dims by the engine
     b = s.rhs
-    return _mm(g, b.t()) if g.dim() == 2 else _matmul(g, b.mT)
+    # a 2-D output: two matrices, and torch's linear computes g @ bᵀ without a transposed view
+    return _linear(g, b) if g.dim() == 2 else _matmul(g, b.mT)
 
 
 def _matmul_rhs(g, s):  # a^T @ g

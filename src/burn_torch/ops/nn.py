@@ -45,7 +45,7 @@ def _linear_rule(g, s, parents):
     g2 = g if g.dim() == 2 else g.reshape(-1, g.shape[-1])  # leading dims as rows
     gx = gw = None
     if parents[0] is not None:
-        gx = _matmul(g, s.weight.t())  # matmul keeps g's leading dims
+        gx = _F_linear(g, s.weight)  # g @ weightᵀ over g's leading dims, no transposed view
     if parents[1] is not None:
         x = s.x
         gw = _mm((x if x.dim() == 2 else x.reshape(-1, x.shape[-1])).t(), g2)  # x as a matrix
