@@ -549,22 +549,28 @@ def max_pool2d(x: Tensor, kernel_size: Sequence[int], stride: Sequence[int],
 
 def _window2(kernel_size, stride, padding, dilation, ceil_mode):
     """The attrs of a 2-D pool when every argument is valid: pairs of ints (kernel_size, stride
-    and dilation >= 1, padding >= 0) and a bool ceil_mode; None otherwise."""
-    for v in (kernel_size, stride, padding, dilation):
-        if (v.__class__ is not list and v.__class__ is not tuple) or len(v) != 2:
-            return None
-    if ceil_mode.__class__ is not bool:
+    and dilation >= 1, padding >= 0) and a bool ceil_mode; None otherwise. One chain of checks
+    (no loops): it runs on every call."""
+    if not (kernel_size.__class__ in _PAIR and stride.__class__ in _PAIR
+            and padding.__class__ in _PAIR and dilation.__class__ in _PAIR
+            and ceil_mode.__class__ is bool
+            and len(kernel_size) == 2 and len(stride) == 2 and len(padding) == 2
+            and len(dilation) == 2):
         return None
     k0, k1 = kernel_size
     s0, s1 = stride
     p0, p1 = padding
     d0, d1 = dilation
-    for v in (k0, k1, s0, s1, p0, p1, d0, d1):
-        if v.__class__ is not int:
-            return None
-    if min(k0, k1, s0, s1, d0, d1) < 1 or p0 < 0 or p1 < 0:
+    if not (k0.__class__ is int and k1.__class__ is int and s0.__class__ is int
+            and s1.__class__ is int and p0.__class__ is int and p1.__class__ is int
+            and d0.__class__ is int and d1.__class__ is int
+            and k0 > 0 and k1 > 0 and s0 > 0 and s1 > 0 and d0 > 0 and d1 > 0
+            and p0 >= 0 and p1 >= 0):
         return None
     return [k0, k1], [s0, s1], [p0, p1], [d0, d1], ceil_mode
+
+
+_PAIR = (list, tuple)
 
 
 def max_pool1d_with_indices(x: Tensor, kernel_size: int, stride: int, padding: int,
