@@ -2,7 +2,8 @@
 
 The engine owns what every op shares: it visits the steps in reverse topological order, calls
 the rules of each step's tracked inputs (the op table's per-input ``vjp`` rules, or its fused
-rule), reduces every gradient to its input's shape and dtype, sums gradients reached by several
+rule), reduces every gradient of an entry that is not ``exact`` to its input's shape and dtype
+(``unbroadcast``), sums gradients reached by several
 paths, frees saved values and intermediate gradients as soon as they are used, and hands the
 gradients of retaining leaves back. Distributed sync and memory tracking take part through
 ``hooks``; the engine imports neither.
