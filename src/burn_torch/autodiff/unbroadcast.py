@@ -3,8 +3,6 @@ from __future__ import annotations
 
 import torch
 
-_LEADING = tuple(tuple(range(n)) for n in range(9))  # the dims to sum when n leading dims were added
-
 
 def unbroadcast(g: torch.Tensor, gshape: torch.Size, shape: torch.Size) -> torch.Tensor:
     """``g`` (of shape ``gshape``, which ``shape`` broadcasts to) summed over the dims that
@@ -15,5 +13,5 @@ def unbroadcast(g: torch.Tensor, gshape: torch.Size, shape: torch.Size) -> torch
     ``sum_to_size``. Both sum the same elements in the same order."""
     n = len(gshape) - len(shape)
     if n > 0 and gshape[n:] == shape:
-        return g.sum(0) if n == 1 else g.sum(_LEADING[n] if n < len(_LEADING) else tuple(range(n)))
+        return g.sum(0) if n == 1 else g.sum(tuple(range(n)))
     return g.sum_to_size(shape)

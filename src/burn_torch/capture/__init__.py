@@ -55,7 +55,7 @@ from ..errors import AutodiffError
 from ._cuda import try_graph
 from ._guard import compile_guard
 from ._inputs import NotReplayable, flatten
-from ._plan import Diverged, Plan, Unreplayable
+from ._plan import Plan, Unreplayable
 from ._record import Recording, signature
 
 __all__ = ["capture", "CapturedStep", "CaptureDivergenceError"]

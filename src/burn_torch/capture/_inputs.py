@@ -61,9 +61,8 @@ def flatten(args, tensors: list, nodes: list, ids: dict) -> tuple:
             tensors.append(args)
             nodes.append(None)
         return (i, args.shape, args.stride(), args.dtype, args.device, "torch")
-    if cls is tuple or cls is list:  # a list of parameters: its tensors keyed without recursion
-        return (cls, *[_tensor(a, tensors, nodes, ids) if a.__class__ is Tensor
-                        else flatten(a, tensors, nodes, ids) for a in args])
+    if cls is tuple or cls is list:
+        return (cls, *[flatten(a, tensors, nodes, ids) for a in args])
     if cls is dict:
         return (dict, *[(k, flatten(v, tensors, nodes, ids)) for k, v in args.items()])
     if cls in _VALUES or isinstance(args, enum.Enum):

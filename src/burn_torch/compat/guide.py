@@ -106,7 +106,7 @@ def render_section(root: Path, index: int, category: str, title: str,
                    entries: dict[str, SourceEntry]) -> str:
     body = _PLACEHOLDER.sub(lambda m: render_entry(entries[m.group(1)]).rstrip(),
                             _section_text(root, category).strip())
-    prev_next = [f"[Index](README.md)"]
+    prev_next = ["[Index](README.md)"]
     if index > 0:
         prev_next.insert(0, f"[← {SECTIONS[index - 1][1]}]({SECTIONS[index - 1][2]})")
     if index + 1 < len(SECTIONS):

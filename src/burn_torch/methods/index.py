@@ -167,7 +167,7 @@ class IndexMethods(TensorBase):
                              f"{place.k} dims of shape {self.dims()}; expected {expected}")
         return apply2(index_ops.SCATTER_ND[op], self, values, (place,))
 
-    def _multi_index(self, indices, what: str) -> "I.Multi":
+    def _multi_index(self, indices, what: str) -> "index_ops.Multi":
         idx = as_index_tensor(indices, self, what)
         shape = self.dims()
         k = idx.shape[-1] if idx.dim() else 0

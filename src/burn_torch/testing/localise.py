@@ -17,7 +17,6 @@ from typing import Callable
 import numpy as np
 import torch
 
-from ..autodiff import recorder
 from ..autodiff.debug import _user_line
 from ..autodiff.recorder import apply1, apply2, applyn, wrap
 from ..device import Device
