@@ -22,7 +22,7 @@ from ..ops import recurrent as recurrent_ops
 from ..tensor import Tensor
 from .activation_modules import ActivationConfig
 from .initializer import Initializer
-from .lstm import GateController
+from .lstm import GateController, describe
 from .recurrent import (BiLayer, ForwardAndField, bi_output, check_input, fused_pass, is_sigmoid,
                         is_tanh, last_step, split_bi_state, step_order, to_batch_first,
                         uniform_bias, zeros_state)
@@ -119,13 +119,10 @@ class Gru(Module):
 
     def input_dims(self) -> tuple[int, bool]:
         """``(d_input, bias)``."""
-        return (self.update_gate.input_transform.weight.val().dims()[0],
-                self.update_gate.input_transform.bias is not None)
+        return self.update_gate.input_dims()
 
     def __repr__(self) -> str:
-        d_input, bias = self.input_dims()
-        return (f"Gru {{d_input: {d_input}, d_hidden: {self.d_hidden}, bias: {bias}, "
-                f"reset_after: {self.reset_after}, params: {self.num_params()}}}")
+        return describe("Gru", self, f"reset_after: {self.reset_after}, ")
 
 
 class BiGruConfig(Config):

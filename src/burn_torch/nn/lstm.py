@@ -48,6 +48,19 @@ class GateController(Module):
         """``input @ W_x + hidden @ W_h + biases``."""
         return self.input_transform.forward(input) + self.hidden_transform.forward(hidden)
 
+    def input_dims(self) -> tuple[int, bool]:
+        """``(d_input, bias)``: the input size of the gate's input transform, and whether it
+        has a bias."""
+        transform = self.input_transform
+        return transform.weight.val().dims()[0], transform.bias is not None
+
+
+def describe(name: str, layer, extra: str = "") -> str:
+    """The repr of a recurrent layer: ``name {d_input, d_hidden, bias, <extra>params}``."""
+    d_input, bias = layer.input_dims()
+    return (f"{name} {{d_input: {d_input}, d_hidden: {layer.d_hidden}, bias: {bias}, "
+            f"{extra}params: {layer.num_params()}}}")
+
 
 class LstmState(NamedTuple):
     """The ``cell`` and ``hidden`` states, each ``[batch, d_hidden]``."""
@@ -172,13 +185,10 @@ class Lstm(Module):
 
     def input_dims(self) -> tuple[int, bool]:
         """``(d_input, bias)``."""
-        return (self.input_gate.input_transform.weight.val().dims()[0],
-                self.input_gate.input_transform.bias is not None)
+        return self.input_gate.input_dims()
 
     def __repr__(self) -> str:
-        d_input, bias = self.input_dims()
-        return (f"Lstm {{d_input: {d_input}, d_hidden: {self.d_hidden}, bias: {bias}, "
-                f"params: {self.num_params()}}}")
+        return describe("Lstm", self)
 
 
 class BiLstmConfig(Config):

@@ -16,7 +16,7 @@ from ..ops import recurrent as recurrent_ops
 from ..tensor import Tensor
 from .activation_modules import ActivationConfig
 from .initializer import Initializer
-from .lstm import GateController
+from .lstm import GateController, describe
 from .recurrent import (BiLayer, ForwardAndField, bi_output, check_input, fused_pass, is_tanh,
                         last_step, split_bi_state, step_order, to_batch_first, uniform_bias,
                         zeros_state)
@@ -94,13 +94,10 @@ class Rnn(Module):
 
     def input_dims(self) -> tuple[int, bool]:
         """``(d_input, bias)``."""
-        return (self.gate.input_transform.weight.val().dims()[0],
-                self.gate.input_transform.bias is not None)
+        return self.gate.input_dims()
 
     def __repr__(self) -> str:
-        d_input, bias = self.input_dims()
-        return (f"Rnn {{d_input: {d_input}, d_hidden: {self.d_hidden}, bias: {bias}, "
-                f"params: {self.num_params()}}}")
+        return describe("Rnn", self)
 
 
 class BiRnnConfig(Config):
