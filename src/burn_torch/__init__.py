@@ -6,7 +6,7 @@ Start with ``Device.cpu().autodiff()``, ``Tensor.from_data(..., device).require_
 import sys as _sys
 
 from .functional import activation, loss, module_ops, signal
-from . import distributed, interop, memory, module, nn, optim
+from . import autotune, distributed, interop, memory, module, nn, optim
 from .autodiff.debug import debug_mode
 from .autodiff.gradients import Gradients
 from .tensor_data import TensorData
@@ -27,7 +27,7 @@ __all__ = [
     "Tensor", "Gradients", "Device", "GradientCheckpointingStrategy", "Distribution", "DType",
     "Float", "Int", "Bool", "Kind", "TensorData", "Shape", "QuantScheme", "QuantizedTensor", "QuantizationParameters", "PadMode",
     "IndexingUpdateOp", "debug_mode",
-    "activation", "distributed", "interop", "loss", "memory", "module", "module_ops", "nn", "optim",
+    "activation", "autotune", "distributed", "interop", "loss", "memory", "module", "module_ops", "nn", "optim",
     "signal",
     "AutodiffError", "AutodiffDisabledError", "NotTrackedError", "GraphConsumedError",
     "NonLeafRequireGradError", "StrategyMismatchError", "GradientAutodiffError",

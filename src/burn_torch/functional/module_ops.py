@@ -487,7 +487,7 @@ def _pool_window(what: str, n: int, kernel_size, stride, padding, dilation=None)
     if n == 1:
         lists = [[1] + lists[0], [1] + lists[1], [0] + lists[2]] + (
             [[1] + lists[3]] if dilation is not None else [])
-    return lists
+    return [tuple(v) for v in lists]
 
 
 def _avg_pool(n, op, x, kernel_size, stride, padding, count_include_pad, ceil_mode) -> Tensor:
@@ -567,7 +567,7 @@ def _window2(kernel_size, stride, padding, dilation, ceil_mode):
             and k0 > 0 and k1 > 0 and s0 > 0 and s1 > 0 and d0 > 0 and d1 > 0
             and p0 >= 0 and p1 >= 0):
         return None
-    return [k0, k1], [s0, s1], [p0, p1], [d0, d1], ceil_mode
+    return (k0, k1), (s0, s1), (p0, p1), (d0, d1), ceil_mode
 
 
 _PAIR = (list, tuple)

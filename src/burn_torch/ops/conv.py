@@ -6,6 +6,10 @@ with ``applyn``: ``forward(datas, *attrs)`` receives ``(x, weight)`` or ``(x, we
 (inputs ``x``, ``weight``, ``bias``; the bias may be absent). Compute-bound (Burn marks
 convolutions ``compute_bound``): BALANCED checkpointing keeps their outputs.
 
+A 2-D float32 convolution on CPU is tunable (``burn_torch.autotune``): forward and backward each
+run torch's default dispatch (oneDNN) or the ``_slow_conv2d`` kernels, whichever the first call
+with the same shapes timed faster.
+
 Attributes: ``(stride, padding, dilation, transposed, output_padding, groups, pads)`` where
 ``pads`` is ``None`` or a ``constant_pad_nd`` spec (last dim first). For a convolution it is
 Burn's asymmetric padding: the input is padded explicitly and convolved with zero padding. For a
@@ -22,12 +26,19 @@ matrix product; its fused rule uses ``grid_sampler_2d_backward`` for the input a
 """
 import torch
 
+from .tuning import Tunable
 from .table import COMPUTE, defop
 from .kernels import kernel
 
 _CONVOLUTION_BACKWARD = kernel(torch.ops.aten.convolution_backward.default)
+_SLOW_CONV2D = kernel(torch.ops.aten._slow_conv2d_forward.default)
+_SLOW_CONV2D_BACKWARD = kernel(torch.ops.aten._slow_conv2d_backward.output_mask)
 _convolution = torch.convolution
 _pad = torch.constant_pad_nd
+_threads = torch.get_num_threads
+_float32 = torch.float32
+_UNIT = (1, 1)
+_ZERO = (0, 0)
 
 _INPUTS = ("x", "weight", "bias")
 _ATTRS = ("stride", "padding", "dilation", "transposed", "output_padding", "groups", "pads")
@@ -35,11 +46,44 @@ _ATTRS = ("stride", "padding", "dilation", "transposed", "output_padding", "grou
 _NEEDS = (("x", "weight"), ("x", "weight"), ("x", "weight", "bias_shape"))
 
 
+# ---- the tunable 2-D convolution: groups 1, dilation 1, float32 (torch runs _slow_conv2d itself
+# for other dtypes)
+def _tunable(x, dilation, transposed, groups) -> bool:
+    return (not transposed and groups == 1 and x.dim() == 4 and x.dtype is _float32
+            and tuple(dilation) == _UNIT)
+
+
+def _conv2d_default(x, weight, bias, stride, padding):
+    return _convolution(x, weight, bias, stride, padding, _UNIT, False, _ZERO, 1)
+
+
+def _conv2d_slow(x, weight, bias, stride, padding):
+    return _SLOW_CONV2D(x, weight, weight.shape[2:], bias, stride, padding)
+
+
+def _conv2d_backward_default(g, x, weight, bias_shape, stride, padding, mask):
+    return _CONVOLUTION_BACKWARD(g, x, weight, bias_shape, stride, padding, _UNIT, False, _ZERO,
+                                 1, mask)
+
+
+def _conv2d_backward_slow(g, x, weight, bias_shape, stride, padding, mask):
+    return _SLOW_CONV2D_BACKWARD(g, x, weight, weight.shape[2:], stride, padding, mask)
+
+
+CONV2D_KERNELS = Tunable("conv2d", {"convolution": _conv2d_default, "slow_conv2d": _conv2d_slow})
+CONV2D_BACKWARD_KERNELS = Tunable("conv2d_backward",
+                                  {"convolution_backward": _conv2d_backward_default,
+                                   "slow_conv2d_backward": _conv2d_backward_slow})
+
+
 def _conv_forward(datas, stride, padding, dilation, transposed, output_padding, groups, pads):
     x, weight = datas[0], datas[1]
     bias = datas[2] if len(datas) == 3 else None
     if pads is None or not transposed:
         x = x if pads is None else _pad(x, pads)
+        if _tunable(x, dilation, transposed, groups):
+            return CONV2D_KERNELS((x.shape, weight.shape, bias is None, stride, padding,
+                                   x.is_contiguous(), _threads()), x, weight, bias, stride, padding)
         return _convolution(x, weight, bias, stride, padding, dilation, transposed,
                             output_padding, groups)
     out = _pad(_convolution(x, weight, None, stride, padding, dilation, True, output_padding,
@@ -64,10 +108,18 @@ def _conv_rule(g, s, parents):
     px, pw = parents[0], parents[1]
     pb = parents[2] if len(parents) == 3 else None
     kernel_bias = pb is not None and not window
-    gx, gw, gb = _CONVOLUTION_BACKWARD(
-        _pad(g, [-p for p in pads]) if window else g, x, s.weight,
-        list(s.bias_shape) if kernel_bias else None, s.stride, s.padding, s.dilation,
-        s.transposed, s.output_padding, s.groups, [px is not None, pw is not None, kernel_bias])
+    mask = [px is not None, pw is not None, kernel_bias]
+    if _tunable(x, s.dilation, s.transposed, s.groups):
+        weight = s.weight
+        gx, gw, gb = CONV2D_BACKWARD_KERNELS(
+            (x.shape, weight.shape, s.stride, s.padding, *mask, x.is_contiguous(),
+             g.is_contiguous(), _threads()),
+            g, x, weight, list(s.bias_shape) if kernel_bias else None, s.stride, s.padding, mask)
+    else:
+        gx, gw, gb = _CONVOLUTION_BACKWARD(
+            _pad(g, [-p for p in pads]) if window else g, x, s.weight,
+            list(s.bias_shape) if kernel_bias else None, s.stride, s.padding, s.dilation,
+            s.transposed, s.output_padding, s.groups, mask)
     if gx is not None and pads is not None and not window:
         gx = _unpad(gx, pads)
     if pb is not None and window:

@@ -8,12 +8,17 @@ Compute-bound, as Burn marks every pooling op ``compute_bound``: the max pools' 
 the argmax indices of their own forward, which a recomputation would have to rebuild, and
 keeping a pooled output (smaller than its input) is cheaper than recomputing it from the input.
 
+2-D max pooling is tunable (``burn_torch.autotune``): torch's kernel on the input as it is, or on
+a channels-last copy of it (several times faster for NCHW inputs with many channels here), whose
+outputs are made contiguous again: both give identical values and indices.
+
 The max pools have a second output, the argmax indices: the residual ``indices`` (their forward
 returns ``(out, indices)``). Their rule reads it from the saved record, and ``module_ops``
 returns it from ``max_pool*_with_indices``.
 """
 import torch
 
+from .tuning import Tunable
 from .table import COMPUTE, defop, vjp
 from .kernels import kernel
 
@@ -26,14 +31,29 @@ _max_pool2d = torch._C._nn.max_pool2d_with_indices
 _avg_pool2d = torch._C._nn.avg_pool2d
 _adaptive_avg_pool2d = torch._adaptive_avg_pool2d
 _adaptive_avg_pool3d = torch._adaptive_avg_pool3d
+_threads = torch.get_num_threads
+_CHANNELS_LAST = torch.channels_last
 
 
 # ---- max pooling: attrs (kernel_size, stride, padding, dilation, ceil_mode), residual indices ---
 _MAX_ATTRS = ("kernel_size", "stride", "padding", "dilation", "ceil_mode")
 
 
+def _max_pool2d_channels_last(x, kernel_size, stride, padding, dilation, ceil_mode):
+    out, indices = _max_pool2d(x.contiguous(memory_format=_CHANNELS_LAST), kernel_size, stride,
+                               padding, dilation, ceil_mode)
+    return out.contiguous(), indices.contiguous()
+
+
+MAX_POOL2D_KERNELS = Tunable("max_pool2d", {"max_pool2d_with_indices": _max_pool2d,
+                                            "channels_last": _max_pool2d_channels_last})
+
+
 def _max_pool2d_forward(x, kernel_size, stride, padding, dilation, ceil_mode):
-    return _max_pool2d(x, kernel_size, stride, padding, dilation, ceil_mode)  # (out, indices)
+    """``(out, indices)``."""
+    return MAX_POOL2D_KERNELS((x.shape, x.dtype, x.is_contiguous(), kernel_size, stride, padding,
+                               dilation, ceil_mode, _threads()),
+                              x, kernel_size, stride, padding, dilation, ceil_mode)
 
 
 def _max_pool1d_forward(x, kernel_size, stride, padding, dilation, ceil_mode):
