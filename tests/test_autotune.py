@@ -1,0 +1,282 @@
+"""Kernel autotuning (``burn_torch.autotune``, the op table's ``ops/tuning.py``) as a
+specification: every candidate kernel of every tunable op computes the op (each forced in turn,
+gradients against torch autograd), max pooling's candidates agree bit for bit, a choice is made
+once per key and is the fastest (torch's default on a near tie), tuning runs nothing that a
+capture recording or a user's torch mode can see, and the cache saves, loads and switches off."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+
+import pytest
+import torch
+import torch.nn.functional as tf
+from torch.overrides import TorchFunctionMode
+
+from burn_torch import Device, Tensor, autotune, module_ops
+from burn_torch.capture import capture
+from burn_torch.ops import conv, pool, tuning
+
+CPU = Device.cpu()
+AD = CPU.autodiff()
+CONV = module_ops.ConvOptions(stride=[1, 1], padding=[1, 1], dilation=[1, 1], groups=1)
+STRIDED = module_ops.ConvOptions(stride=[2, 1], padding=[0, 2], dilation=[1, 1], groups=1)
+
+
+@pytest.fixture
+def fresh_cache():
+    """Every tunable's cache saved, cleared for the test, restored after (tuning on)."""
+    saved = {t.name: dict(t.cache) for t in tuning.TUNABLES.values()}
+    was = autotune.enabled()
+    autotune.clear()
+    autotune.set_enabled(True)
+    yield
+    autotune.set_enabled(was)
+    for t in tuning.TUNABLES.values():
+        t.cache.clear()
+        t.cache.update(saved[t.name])
+
+
+@pytest.fixture
+def make_tunable():
+    """Builds throwaway tunables, removed from the registry after the test."""
+    made = []
+
+    def make(candidates):
+        t = tuning.Tunable(f"test_tunable_{len(made)}", candidates)
+        made.append(t)
+        return t
+
+    yield make
+    for t in made:
+        del tuning.TUNABLES[t.name]
+
+
+def _pin(tunable, index):
+    """Makes ``tunable`` answer every key with candidate ``index`` (a dict that is never empty)."""
+
+    class Always(dict):
+        def get(self, key, default=None):
+            return index
+
+    tunable.cache = Always()
+
+
+def _conv_case(options, bias=True, seed=0):
+    gen = torch.Generator().manual_seed(seed)
+    x = torch.randn(3, 4, 9, 8, generator=gen)
+    w = torch.randn(5, 4, 3, 3, generator=gen) / 6
+    b = torch.randn(5, generator=gen) if bias else None
+    return x, w, b
+
+
+@pytest.mark.parametrize("options", [CONV, STRIDED], ids=["padded", "strided"])
+@pytest.mark.parametrize("bias", [True, False], ids=["bias", "no_bias"])
+@pytest.mark.parametrize("forward", [0, 1], ids=["fwd_convolution", "fwd_slow_conv2d"])
+@pytest.mark.parametrize("backward", [0, 1], ids=["bwd_convolution", "bwd_slow_conv2d"])
+def test_every_conv2d_kernel_pair_gives_torchs_values_and_gradients(options, bias, forward,
+                                                                   backward):
+    kernels = (conv.CONV2D_KERNELS, conv.CONV2D_BACKWARD_KERNELS)
+    caches = [k.cache for k in kernels]
+    try:
+        _pin(kernels[0], forward)
+        _pin(kernels[1], backward)
+        x, w, b = _conv_case(options, bias)
+        bx = Tensor.from_data(x, AD).require_grad()
+        bw = Tensor.from_data(w, AD).require_grad()
+        bb = None if b is None else Tensor.from_data(b, AD).require_grad()
+        out = module_ops.conv2d(bx, bw, bb, options)
+        grads = (out * out).sum().backward()
+    finally:
+        for k, c in zip(kernels, caches):
+            k.cache = c
+    tx, tw = x.clone().requires_grad_(), w.clone().requires_grad_()
+    tb = None if b is None else b.clone().requires_grad_()
+    ref = tf.conv2d(tx, tw, tb, stride=list(options.stride), padding=list(options.padding))
+    (ref * ref).sum().backward()
+    torch.testing.assert_close(out.to_torch(), ref.detach(), rtol=1e-5, atol=1e-5)
+    for ours, theirs in ((bx, tx), (bw, tw)) + (((bb, tb),) if bias else ()):
+        torch.testing.assert_close(ours.grad(grads).to_torch(), theirs.grad, rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("mask", [(True, True, True), (False, True, True), (True, False, False),
+                                  (False, True, False)])
+def test_the_conv2d_backward_kernels_compute_the_same_gradients_for_every_output_mask(mask):
+    x, w, _ = _conv_case(CONV)
+    g = torch.randn(3, 5, 9, 8).transpose(2, 3).contiguous().transpose(2, 3)  # not contiguous
+    bias_shape = [5] if mask[2] else None
+    a = conv._conv2d_backward_default(g, x, w, bias_shape, (1, 1), (1, 1), list(mask))
+    b = conv._conv2d_backward_slow(g, x, w, bias_shape, (1, 1), (1, 1), list(mask))
+    for wanted, u, v in zip(mask, a, b):
+        assert (u is not None) == wanted and (v is not None) == wanted
+        if wanted:
+            torch.testing.assert_close(u, v, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("window", [((2, 2), (2, 2), (0, 0), (1, 1), False),
+                                    ((3, 3), (2, 2), (1, 1), (1, 1), True),
+                                    ((2, 3), (1, 2), (1, 0), (2, 1), False)],
+                         ids=["2x2", "3x3_padded_ceil", "dilated"])
+def test_both_max_pool2d_kernels_give_identical_values_and_indices_with_ties_and_nans(window):
+    x = torch.randint(0, 3, (2, 5, 9, 10)).float()  # many ties inside every window
+    x[0, 1, 2, 3] = float("nan")
+    x[1, 4, 0, 0] = float("-inf")
+    out_a, idx_a = pool._max_pool2d(x, *window)
+    out_b, idx_b = pool._max_pool2d_channels_last(x, *window)
+    assert torch.equal(idx_a, idx_b)
+    assert torch.equal(out_a.nan_to_num(7.0), out_b.nan_to_num(7.0))
+    assert out_b.is_contiguous() and idx_b.is_contiguous()
+
+
+def test_a_choice_is_made_once_per_key_and_reused(fresh_cache, make_tunable, monkeypatch):
+    timed = []
+    real = tuning._time
+    monkeypatch.setattr(tuning, "_time", lambda k, a: timed.append(1) or real(k, a))
+    t = make_tunable({"a": torch.neg, "b": torch.neg})
+    x = torch.ones(3)
+    for _ in range(3):
+        t(("k1",), x)
+    t(("k2",), x)
+    assert len(timed) == 2 and set(t.cache) == {("k1",), ("k2",)}
+
+
+def _sleeper(seconds):
+    def kernel(x):
+        time.sleep(seconds)
+        return x + 1
+    return kernel
+
+
+def test_the_clearly_fastest_kernel_is_chosen(fresh_cache, make_tunable):
+    t = make_tunable({"default": _sleeper(0.004), "fast": _sleeper(0.0)})
+    assert torch.equal(t(("k",), torch.zeros(2)), torch.ones(2))
+    assert autotune.choices()[t.name] == {("k",): "fast"}
+
+
+def test_a_near_tie_keeps_torchs_default(fresh_cache, make_tunable):
+    t = make_tunable({"default": _sleeper(0.004), "other": _sleeper(0.0038)})
+    t(("k",), torch.zeros(2))
+    assert autotune.choices()[t.name] == {("k",): "default"}
+
+
+def test_a_candidate_that_raises_is_left_out_and_the_default_error_propagates(fresh_cache,
+                                                                             make_tunable):
+    def broken(x):
+        raise RuntimeError("this kernel does not support it")
+
+    t = make_tunable({"default": _sleeper(0.003), "broken": broken})
+    t(("k",), torch.zeros(2))
+    assert autotune.choices()[t.name] == {("k",): "default"}
+    u = make_tunable({"default": broken, "fast": _sleeper(0.0)})
+    with pytest.raises(RuntimeError, match="does not support"):
+        u(("k",), torch.zeros(2))
+    assert u.cache == {}
+
+
+def test_switched_off_every_op_runs_torchs_default_and_keeps_the_cache(fresh_cache, make_tunable):
+    t = make_tunable({"default": _sleeper(0.004), "fast": lambda x: x - 1})
+    t(("k",), torch.zeros(1))
+    autotune.set_enabled(False)
+    assert t(("k",), torch.zeros(1)).item() == 1.0  # the default, though "fast" was chosen
+    assert autotune.choices()[t.name] == {("k",): "fast"}
+
+
+def test_set_enabled_rejects_a_non_bool():
+    with pytest.raises(TypeError, match="bool"):
+        autotune.set_enabled(1)
+
+
+def test_the_environment_variable_switches_tuning_off_at_import():
+    code = "import burn_torch; print(burn_torch.autotune.enabled())"
+    env = {**os.environ, "BURN_TORCH_AUTOTUNE": "0"}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                         check=True)
+    assert out.stdout.strip() == "False"
+
+
+def test_tensors_other_than_plain_cpu_ones_run_the_default_untuned(fresh_cache, make_tunable):
+    t = make_tunable({"default": lambda x: x, "other": lambda x: x * 0})
+    assert t(("k",), torch.ones(2, device="meta")).device.type == "meta"
+
+    class Sub(torch.Tensor):
+        pass
+
+    assert t(("k",), torch.ones(2).as_subclass(Sub)).sum().item() == 2.0
+    assert t.cache == {}
+
+
+class _Calls(TorchFunctionMode):
+    """Counts the torch calls made while it is active, by function name."""
+
+    def __init__(self):
+        super().__init__()
+        self.names = []
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        self.names.append(getattr(func, "__name__", str(func)))
+        return func(*args, **(kwargs or {}))
+
+
+def test_tuning_runs_are_invisible_to_a_torch_function_mode(fresh_cache):
+    x, w, b = _conv_case(CONV)
+    with _Calls() as seen:
+        module_ops.conv2d(Tensor.from_data(x, CPU), Tensor.from_data(w, CPU),
+                          Tensor.from_data(b, CPU), CONV)
+    kernels = [n for n in seen.names if "conv" in n]
+    assert len(kernels) == 1, seen.names
+    assert conv.CONV2D_KERNELS.cache  # the call was tuned
+
+
+def test_a_step_captured_on_a_first_call_replays_bit_equal_to_eager(fresh_cache):
+    x, w, b = _conv_case(CONV, seed=3)
+
+    def step(x, w, b):
+        h = module_ops.max_pool2d(module_ops.conv2d(x, w, b, CONV), [2, 2], [2, 2], [0, 0],
+                                  [1, 1])
+        grads = (h * h).sum().backward()
+        return w.grad(grads), b.grad(grads)
+
+    params = [Tensor.from_data(t, AD).require_grad() for t in (w, b)]
+    bx = Tensor.from_data(x, AD)
+    stepped = capture(step)
+    recorded = stepped(bx, *params)  # tunes inside the recording
+    replayed = stepped(bx, *params)
+    eager = step(bx, *params)
+    for r, p, e in zip(recorded, replayed, eager):
+        assert torch.equal(r.to_torch(), e.to_torch()) and torch.equal(p.to_torch(), e.to_torch())
+
+
+def test_saved_choices_load_into_another_process_cache(fresh_cache, tmp_path):
+    x, w, b = _conv_case(CONV)
+    module_ops.conv2d(Tensor.from_data(x, CPU), Tensor.from_data(w, CPU), Tensor.from_data(b, CPU),
+                      CONV)
+    before = autotune.choices()
+    path = tmp_path / "tuned.json"
+    autotune.save(path)
+    autotune.clear()
+    assert autotune.choices()["conv2d"] == {}
+    assert autotune.load(path) == sum(len(v) for v in before.values())
+    assert autotune.choices() == before
+
+
+def test_loading_a_file_that_is_not_a_cache_raises_naming_it_and_loads_nothing(fresh_cache,
+                                                                              tmp_path):
+    good = {"format": "burn_torch-autotune-1", "torch": "x", "entries": [
+        {"op": "conv2d", "key": [[1, 2], {"dtype": "float32"}, True], "kernel": "slow_conv2d"}]}
+    cases = {"garbage.json": b"\x00not json",
+             "other.json": json.dumps({"format": "something else"}).encode(),
+             "unknown_kernel.json": json.dumps({**good, "entries": good["entries"] + [
+                 {"op": "conv2d", "key": [1], "kernel": "winograd"}]}).encode(),
+             "bad_dtype.json": json.dumps({**good, "entries": [
+                 {"op": "conv2d", "key": [{"dtype": "nonsense"}], "kernel": "slow_conv2d"}]}).encode()}
+    for name, data in cases.items():
+        (tmp_path / name).write_bytes(data)
+        with pytest.raises(ValueError, match=name):
+            autotune.load(tmp_path / name)
+        assert autotune.choices()["conv2d"] == {}
+    (tmp_path / "good.json").write_text(json.dumps(good))
+    assert autotune.load(tmp_path / "good.json") == 1
+    assert autotune.choices()["conv2d"] == {((1, 2), torch.float32, True): "slow_conv2d"}
