@@ -131,6 +131,18 @@ def test_both_max_pool2d_kernels_give_identical_values_and_indices_with_ties_and
     assert out_b.is_contiguous() and idx_b.is_contiguous()
 
 
+def test_a_conv2d_whose_im2col_buffer_would_be_large_runs_torchs_default_untuned(fresh_cache,
+                                                                                monkeypatch):
+    x, w, b = _conv_case(CONV)  # im2col: 3 * 4 * 9 * 9 * 8 = 7776 elements
+    args = (Tensor.from_data(x, CPU), Tensor.from_data(w, CPU), Tensor.from_data(b, CPU), CONV)
+    monkeypatch.setattr(conv, "_MAX_COLUMNS", 7775)
+    module_ops.conv2d(*args)
+    assert conv.CONV2D_KERNELS.cache == {}
+    monkeypatch.setattr(conv, "_MAX_COLUMNS", 7776)
+    module_ops.conv2d(*args)
+    assert len(conv.CONV2D_KERNELS.cache) == 1
+
+
 def test_a_choice_is_made_once_per_key_and_reused(fresh_cache, make_tunable, monkeypatch):
     timed = []
     real = tuning._time

@@ -47,10 +47,21 @@ _NEEDS = (("x", "weight"), ("x", "weight"), ("x", "weight", "bias_shape"))
 
 
 # ---- the tunable 2-D convolution: groups 1, dilation 1, float32 (torch runs _slow_conv2d itself
-# for other dtypes)
-def _tunable(x, dilation, transposed, groups) -> bool:
-    return (not transposed and groups == 1 and x.dim() == 4 and x.dtype is _float32
-            and tuple(dilation) == _UNIT)
+# for other dtypes), and an im2col buffer of at most _MAX_COLUMNS elements: _slow_conv2d unfolds
+# the whole batch at once (kernel-size times the input), which must not cost a large input more
+# memory than torch's default kernel (where that kernel is faster anyway)
+_MAX_COLUMNS = 4 << 20  # 16 MiB of float32
+
+
+def _tunable(x, weight, stride, padding, dilation, transposed, groups) -> bool:
+    if transposed or groups != 1 or x.dim() != 4 or weight.dim() != 4 \
+            or x.dtype is not _float32 or tuple(dilation) != _UNIT:
+        return False
+    b, c, h, w = x.shape
+    kh, kw = weight.shape[2], weight.shape[3]
+    oh = (h + 2 * padding[0] - kh) // stride[0] + 1
+    ow = (w + 2 * padding[1] - kw) // stride[1] + 1
+    return b * c * kh * kw * oh * ow <= _MAX_COLUMNS
 
 
 def _conv2d_default(x, weight, bias, stride, padding):
@@ -81,7 +92,7 @@ def _conv_forward(datas, stride, padding, dilation, transposed, output_padding, 
     bias = datas[2] if len(datas) == 3 else None
     if pads is None or not transposed:
         x = x if pads is None else _pad(x, pads)
-        if _tunable(x, dilation, transposed, groups):
+        if _tunable(x, weight, stride, padding, dilation, transposed, groups):
             return CONV2D_KERNELS((x.shape, weight.shape, bias is None, stride, padding,
                                    x.is_contiguous(), _threads()), x, weight, bias, stride, padding)
         return _convolution(x, weight, bias, stride, padding, dilation, transposed,
@@ -109,15 +120,15 @@ def _conv_rule(g, s, parents):
     pb = parents[2] if len(parents) == 3 else None
     kernel_bias = pb is not None and not window
     mask = [px is not None, pw is not None, kernel_bias]
-    if _tunable(x, s.dilation, s.transposed, s.groups):
-        weight = s.weight
+    weight = s.weight
+    if _tunable(x, weight, s.stride, s.padding, s.dilation, s.transposed, s.groups):
         gx, gw, gb = CONV2D_BACKWARD_KERNELS(
             (x.shape, weight.shape, s.stride, s.padding, *mask, x.is_contiguous(),
              g.is_contiguous(), _threads()),
             g, x, weight, list(s.bias_shape) if kernel_bias else None, s.stride, s.padding, mask)
     else:
         gx, gw, gb = _CONVOLUTION_BACKWARD(
-            _pad(g, [-p for p in pads]) if window else g, x, s.weight,
+            _pad(g, [-p for p in pads]) if window else g, x, weight,
             list(s.bias_shape) if kernel_bias else None, s.stride, s.padding, s.dilation,
             s.transposed, s.output_padding, s.groups, mask)
     if gx is not None and pads is not None and not window:
