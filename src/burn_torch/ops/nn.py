@@ -37,8 +37,15 @@ _softmax_backward = torch._softmax_backward_data
 # ---- linear: y = x @ weight + bias, weight [d_input, d_output] (no transpose, as Burn) ----------
 def _linear_forward(datas):
     # torch's linear takes the weight as [d_output, d_input]: ours, transposed as a view; it
-    # flattens the leading dims of x itself (one kernel call, addmm as for a 2-D x)
-    return _F_linear(datas[0], datas[1].t(), datas[2] if len(datas) == 3 else None)
+    # flattens the leading dims of x itself (one kernel call, addmm as for a 2-D x). An x whose
+    # leading dims do not flatten without a copy (a batch-first RNN output) is copied first:
+    # torch's matmul would otherwise run one small GEMM per batch entry against a broadcast
+    # weight (bmm), several times slower than the copy and one GEMM (what it does when x
+    # requires torch grad)
+    x = datas[0]
+    if x.dim() > 2 and not x.is_contiguous():
+        x = x.contiguous()
+    return _F_linear(x, datas[1].t(), datas[2] if len(datas) == 3 else None)
 
 
 def _linear_rule(g, s, parents):
