@@ -261,6 +261,28 @@ def test_a_step_captured_on_a_first_call_replays_bit_equal_to_eager(fresh_cache)
         assert torch.equal(r.to_torch(), e.to_torch()) and torch.equal(p.to_torch(), e.to_torch())
 
 
+@pytest.mark.parametrize("change", ["switch_off", "clear", "load"])
+def test_changing_the_kernel_choices_makes_a_captured_step_record_again(fresh_cache, tmp_path,
+                                                                        change):
+    x, w, b = _conv_case(CONV, seed=4)
+
+    def step(x, w):
+        return w.grad(module_ops.conv2d(x, w, None, CONV).sum().backward())
+
+    bx, bw = Tensor.from_data(x, AD), Tensor.from_data(w, AD).require_grad()
+    stepped = capture(step)
+    stepped(bx, bw)
+    stepped(bx, bw)
+    assert (stepped.plans, stepped.replayed) == (1, 1)
+    autotune.save(tmp_path / "choices.json")
+    {"switch_off": lambda: autotune.set_enabled(False), "clear": autotune.clear,
+     "load": lambda: autotune.load(tmp_path / "choices.json")}[change]()
+    stepped(bx, bw)  # records under the new choices
+    again = stepped(bx, bw)
+    assert (stepped.plans, stepped.replayed) == (2, 2)
+    assert torch.equal(again.to_torch(), step(bx, bw).to_torch())
+
+
 def test_saved_choices_load_into_another_process_cache(fresh_cache, tmp_path):
     x, w, b = _conv_case(CONV)
     module_ops.conv2d(Tensor.from_data(x, CPU), Tensor.from_data(w, CPU), Tensor.from_data(b, CPU),

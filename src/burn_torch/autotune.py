@@ -16,7 +16,8 @@ capture recording (``burn_torch.capture``) or a user's mode sees only the chosen
 are cached per process, keyed on what decides the speed (shapes, strides where the kernel depends
 on them, the op's attributes, dtype, torch's thread count); gradients of a captured step and of
 BALANCED checkpointing's recomputation use the same cached choice as eager, so they stay
-bit-equal to it. The cache can be saved and loaded (:func:`save`, :func:`load`: Burn caches its
+bit-equal to it (switching tuning, clearing or loading choices makes a captured step record
+again). The cache can be saved and loaded (:func:`save`, :func:`load`: Burn caches its
 choices on disk so that a deployment does not re-tune), inspected (:func:`choices`), cleared
 (:func:`clear`), and tuning switched off (:func:`set_enabled`, or the environment variable
 ``BURN_TORCH_AUTOTUNE=0`` at import): every op then runs torch's default kernel, bit-equal to
@@ -49,7 +50,9 @@ def set_enabled(flag: bool) -> None:
     switched on again. Raises TypeError for a non-bool."""
     if flag.__class__ is not bool:
         raise TypeError(f"autotune.set_enabled: flag must be a bool, got {flag!r}")
-    tuning.enabled = flag
+    if flag is not tuning.enabled:
+        tuning.enabled = flag
+        tuning.generation += 1
 
 
 def choices() -> dict[str, dict[tuple, str]]:
@@ -62,6 +65,7 @@ def clear() -> None:
     """Forgets every cached choice: the next call of each key tunes again."""
     for t in tuning.TUNABLES.values():
         t.cache.clear()
+    tuning.generation += 1
 
 
 def save(path: "str | os.PathLike") -> None:
@@ -97,6 +101,7 @@ def load(path: "str | os.PathLike") -> int:
         raise ValueError(f"autotune.load: {os.fspath(path)!r}: {err}") from None
     for tunable, key, index in staged:
         tunable.cache[key] = index
+    tuning.generation += 1
     return len(staged)
 
 

@@ -7,7 +7,7 @@ rules, its unbroadcasting sums and accumulations — together with which earlier
 kernel reads and where each intermediate is last used. Later calls whose inputs have the same
 key (per input tensor: shape, strides, dtype, device, autodiff strategy, untracked or
 gradient-retaining leaf; which inputs are the same object; every non-tensor argument; debug
-mode and the registered backward hooks) *replay* the recording: one generated Python line per
+mode, the registered backward hooks and the kernel choices of ``burn_torch.autotune``) *replay* the recording: one generated Python line per
 kernel, on the new input values, with no public Tensor, no Node and no op-table dispatch per op,
 and return what ``fn`` returned — ``Gradients`` containers keyed by the new call's leaves,
 Tensors, containers. Gradients are bit-equal to eager (the same kernels on the same values).
@@ -52,6 +52,7 @@ from typing import Callable
 from ..autodiff import hooks as _hooks
 from ..autodiff import recorder as _recorder
 from ..errors import AutodiffError
+from ..ops import tuning as _tuning
 from ._cuda import try_graph
 from ._guard import compile_guard
 from ._inputs import NotReplayable, flatten
@@ -78,7 +79,7 @@ class _LeafWatch(_hooks.BackwardHook):
 
 
 def _environment() -> tuple:
-    return (_recorder.NodeClass, tuple(_hooks.registered))
+    return (_recorder.NodeClass, tuple(_hooks.registered), _tuning.generation)
 
 
 class CapturedStep:

@@ -4,7 +4,9 @@ controls, the persistence and the documentation of what is tuned and why).
 A :class:`Tunable` is an op's set of interchangeable kernels; calling it with a key runs the
 kernel chosen for that key, timing every candidate on the first call's own arguments. The module
 globals ``enabled`` (tuning on or off) and ``TUNABLES`` (every tunable by name) are read and set
-by ``burn_torch.autotune``.
+by ``burn_torch.autotune``, which increments ``generation`` whenever a key's kernel may change
+(switching tuning, clearing or loading choices): ``burn_torch.capture`` keys its plans on it, so
+that a replay never runs a kernel that eager would no longer choose.
 """
 from __future__ import annotations
 
@@ -22,6 +24,7 @@ _BUDGET_S = 0.05  # when a warm-up run takes longer, one timed round
 _INF = float("inf")
 _MARGIN = 0.9  # another kernel replaces torch's default only when at least 10% faster
 TUNABLES: dict[str, "Tunable"] = {}
+generation = 0
 enabled = os.environ.get("BURN_TORCH_AUTOTUNE", "1").strip().lower() not in ("0", "false", "off",
                                                                                "no")
 
