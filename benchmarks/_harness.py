@@ -74,7 +74,7 @@ def run(torch_step: Callable[[], Sequence[torch.Tensor]],
 
 def main(description: str, label: str, sizes: Iterable, bench: Callable[..., tuple],
          work: Callable[..., float]) -> None:
-    """Parses ``--quick``/``--threads``, then prints one row per size.
+    """Parses ``--quick``/``--threads``/``--no-autotune``, then prints one row per size.
 
     ``bench(*size, rounds=, inner=)`` returns what :func:`run` returns; ``work(*size)`` is a
     rough cost of one step, used to pick ``inner`` so each timed block lasts a similar time.
@@ -82,10 +82,16 @@ def main(description: str, label: str, sizes: Iterable, bench: Callable[..., tup
     ap = argparse.ArgumentParser(description=description)
     ap.add_argument("--quick", action="store_true", help="fewer rounds (a smoke run)")
     ap.add_argument("--threads", type=int, default=None, help="torch intra-op threads")
+    ap.add_argument("--no-autotune", action="store_true",
+                    help="burn_torch runs torch's default kernels (the same kernels as torch)")
     args = ap.parse_args()
     if args.threads:
         torch.set_num_threads(args.threads)
-    print(f"torch {torch.__version__}, {torch.get_num_threads()} threads")
+    if args.no_autotune:
+        from burn_torch import autotune
+        autotune.set_enabled(False)
+    print(f"torch {torch.__version__}, {torch.get_num_threads()} threads, autotune "
+          f"{'off' if args.no_autotune else 'on'}")
     rows = []
     rounds = 5 if args.quick else 21
     for size in sizes:

@@ -8,7 +8,7 @@ weight and bias read out. burn_torch uses ``module_ops`` (Burn's layouts) and
 times (µs, min over interleaved rounds) and the ratio burn_torch / torch autograd (target: <= 0.95 at every size), then the same step through
 ``burn_torch.capture`` (replayed after one recording call; target <= 0.8 at the smallest size).
 
-Usage: python benchmarks/cnn_step.py [--quick] [--threads N]
+Usage: python benchmarks/cnn_step.py [--quick] [--threads N] [--no-autotune]
 """
 from __future__ import annotations
 

@@ -8,7 +8,7 @@ through ``load_torch_state_dict``); the loss is the sum of the output times a fi
 backward; the gradient of every parameter, of the target and of the memory read out. Prints
 per-size medians (µs) and the ratio burn_torch / torch autograd (target: <= 1.0).
 
-Usage: python benchmarks/decoder_step.py [--quick] [--threads N]
+Usage: python benchmarks/decoder_step.py [--quick] [--threads N] [--no-autotune]
 """
 from __future__ import annotations
 

@@ -12,7 +12,7 @@ sides start from the same weights; the gradients are checked to agree before tim
 per-size times (µs, min over interleaved rounds) and the ratio burn_torch / torch autograd
 (target: <= 1.0 at every size), and the same step through ``burn_torch.capture``.
 
-Usage: python benchmarks/gpt_step.py [--quick] [--threads N]
+Usage: python benchmarks/gpt_step.py [--quick] [--threads N] [--no-autotune]
 """
 from __future__ import annotations
 

@@ -7,7 +7,7 @@ size), then the same step through ``burn_torch.capture`` (replayed after one rec
 target <= 0.6 at B8 H16 L4) and a tape-free hand-written backward on the same torch kernels
 (the floor for any layer over torch's kernels).
 
-Usage: python benchmarks/mlp_step.py [--quick] [--threads N]
+Usage: python benchmarks/mlp_step.py [--quick] [--threads N] [--no-autotune]
 """
 from __future__ import annotations
 

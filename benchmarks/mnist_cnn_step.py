@@ -10,7 +10,7 @@ Both sides start from the same weights; gradients are checked to agree before ti
 per-size times (µs, min over interleaved rounds) and the ratio burn_torch / torch autograd
 (target: <= 1.0 at every size), and the same step through ``burn_torch.capture``.
 
-Usage: python benchmarks/mnist_cnn_step.py [--quick] [--threads N]
+Usage: python benchmarks/mnist_cnn_step.py [--quick] [--threads N] [--no-autotune]
 """
 from __future__ import annotations
 

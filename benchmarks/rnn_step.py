@@ -9,7 +9,7 @@ runs each layer's whole sequence as one op-table entry (``lstm``/``gru``), torch
 aten LSTM/GRU kernels. Prints per-size medians (µs) and the ratio burn_torch / torch (target:
 <= 1.0).
 
-Usage: python benchmarks/rnn_step.py [--quick] [--threads N]
+Usage: python benchmarks/rnn_step.py [--quick] [--threads N] [--no-autotune]
 """
 from __future__ import annotations
 
