@@ -28,6 +28,7 @@ _UPSAMPLE = {
 _im2col = torch._C._nn.im2col
 _col2im = torch._C._nn.col2im
 _mm = torch.mm
+_addmm = torch.addmm
 _F_linear = torch.nn.functional.linear
 _matmul = torch.matmul
 _softmax = torch.softmax
@@ -43,7 +44,9 @@ def _linear_forward(datas):
     # weight (bmm), several times slower than the copy and one GEMM (what it does when x
     # requires torch grad)
     x = datas[0]
-    if x.dim() > 2 and not x.is_contiguous():
+    if x.dim() == 2:  # what torch's linear runs for a 2-D x, without transposing the weight twice
+        return _mm(x, datas[1]) if len(datas) == 2 else _addmm(datas[2], x, datas[1])
+    if not x.is_contiguous():
         x = x.contiguous()
     return _F_linear(x, datas[1].t(), datas[2] if len(datas) == 3 else None)
 

@@ -19,8 +19,8 @@ from torch.utils._python_dispatch import _disable_current_modes
 
 _TorchTensor = torch.Tensor
 _clock = time.perf_counter
-_ROUNDS = 3  # timed rounds after one warm-up run of each candidate (the minimum counts)
-_BUDGET_S = 0.05  # when a warm-up run takes longer, one timed round
+_MAX_ROUNDS = 20  # timed rounds after one warm-up run of each candidate (the minimum counts)
+_BUDGET_S = 0.02  # rounds fill about this long per candidate (at least one; short kernels: 20)
 _INF = float("inf")
 _MARGIN = 0.9  # another kernel replaces torch's default only when at least 10% faster
 TUNABLES: dict[str, "Tunable"] = {}
@@ -94,7 +94,7 @@ def _time(kernels: tuple, args: tuple) -> list[float]:
         runnable.append(i)
         slowest = max(slowest, _clock() - t0)
     seconds = [_INF] * len(kernels)
-    for _ in range(_ROUNDS if slowest < _BUDGET_S else 1):
+    for _ in range(max(1, min(_MAX_ROUNDS, int(_BUDGET_S / max(slowest, 1e-9))))):
         for i in runnable:
             t0 = _clock()
             kernels[i](*args)
