@@ -79,7 +79,7 @@ def _conv_case(options, bias=True, seed=0):
 @pytest.mark.parametrize("backward", [0, 1], ids=["bwd_convolution", "bwd_slow_conv2d"])
 def test_every_conv2d_kernel_pair_gives_torchs_values_and_gradients(options, bias, forward,
                                                                    backward):
-    kernels = (conv.CONV2D_KERNELS, conv.CONV2D_BACKWARD_KERNELS)
+    kernels = (conv.CONV_KERNELS, conv.CONV_BACKWARD_KERNELS)
     caches = [k.cache for k in kernels]
     try:
         _pin(kernels[0], forward)
@@ -102,14 +102,42 @@ def test_every_conv2d_kernel_pair_gives_torchs_values_and_gradients(options, bia
         torch.testing.assert_close(ours.grad(grads).to_torch(), theirs.grad, rtol=1e-4, atol=1e-4)
 
 
+@pytest.mark.parametrize("stride, padding", [(1, 1), (3, 0)], ids=["padded", "strided"])
+@pytest.mark.parametrize("forward", [0, 1], ids=["fwd_convolution", "fwd_slow_conv2d"])
+@pytest.mark.parametrize("backward", [0, 1], ids=["bwd_convolution", "bwd_slow_conv2d"])
+def test_every_conv1d_kernel_pair_gives_torchs_values_and_gradients(stride, padding, forward,
+                                                                   backward):
+    kernels = (conv.CONV_KERNELS, conv.CONV_BACKWARD_KERNELS)
+    caches = [k.cache for k in kernels]
+    gen = torch.Generator().manual_seed(1)
+    x, w, b = (torch.randn(3, 4, 17, generator=gen), torch.randn(5, 4, 3, generator=gen) / 4,
+               torch.randn(5, generator=gen))
+    options = module_ops.ConvOptions(stride=[stride], padding=[padding], dilation=[1], groups=1)
+    try:
+        _pin(kernels[0], forward)
+        _pin(kernels[1], backward)
+        bx, bw, bb = (Tensor.from_data(t, AD).require_grad() for t in (x, w, b))
+        out = module_ops.conv1d(bx, bw, bb, options)
+        grads = (out * out).sum().backward()
+    finally:
+        for k, c in zip(kernels, caches):
+            k.cache = c
+    tx, tw, tb = (t.clone().requires_grad_() for t in (x, w, b))
+    ref = tf.conv1d(tx, tw, tb, stride=stride, padding=padding)
+    (ref * ref).sum().backward()
+    torch.testing.assert_close(out.to_torch(), ref.detach(), rtol=1e-5, atol=1e-5)
+    for ours, theirs in ((bx, tx), (bw, tw), (bb, tb)):
+        torch.testing.assert_close(ours.grad(grads).to_torch(), theirs.grad, rtol=1e-4, atol=1e-4)
+
+
 @pytest.mark.parametrize("mask", [(True, True, True), (False, True, True), (True, False, False),
                                   (False, True, False)])
 def test_the_conv2d_backward_kernels_compute_the_same_gradients_for_every_output_mask(mask):
     x, w, _ = _conv_case(CONV)
     g = torch.randn(3, 5, 9, 8).transpose(2, 3).contiguous().transpose(2, 3)  # not contiguous
     bias_shape = [5] if mask[2] else None
-    a = conv._conv2d_backward_default(g, x, w, bias_shape, (1, 1), (1, 1), list(mask))
-    b = conv._conv2d_backward_slow(g, x, w, bias_shape, (1, 1), (1, 1), list(mask))
+    a = conv._conv_backward_default(g, x, w, bias_shape, (1, 1), (1, 1), list(mask))
+    b = conv._conv_backward_slow(g, x, w, bias_shape, (1, 1), (1, 1), list(mask))
     for wanted, u, v in zip(mask, a, b):
         assert (u is not None) == wanted and (v is not None) == wanted
         if wanted:
@@ -137,10 +165,10 @@ def test_a_conv2d_whose_im2col_buffer_would_be_large_runs_torchs_default_untuned
     args = (Tensor.from_data(x, CPU), Tensor.from_data(w, CPU), Tensor.from_data(b, CPU), CONV)
     monkeypatch.setattr(conv, "_MAX_COLUMNS", 7775)
     module_ops.conv2d(*args)
-    assert conv.CONV2D_KERNELS.cache == {}
+    assert conv.CONV_KERNELS.cache == {}
     monkeypatch.setattr(conv, "_MAX_COLUMNS", 7776)
     module_ops.conv2d(*args)
-    assert len(conv.CONV2D_KERNELS.cache) == 1
+    assert len(conv.CONV_KERNELS.cache) == 1
 
 
 def test_a_choice_is_made_once_per_key_and_reused(fresh_cache, make_tunable, monkeypatch):
@@ -239,7 +267,7 @@ def test_tuning_runs_are_invisible_to_a_torch_function_mode(fresh_cache):
                           Tensor.from_data(b, CPU), CONV)
     kernels = [n for n in seen.names if "conv" in n]
     assert len(kernels) == 1, seen.names
-    assert conv.CONV2D_KERNELS.cache  # the call was tuned
+    assert conv.CONV_KERNELS.cache  # the call was tuned
 
 
 def test_a_step_captured_on_a_first_call_replays_bit_equal_to_eager(fresh_cache):
@@ -291,7 +319,7 @@ def test_saved_choices_load_into_another_process_cache(fresh_cache, tmp_path):
     path = tmp_path / "tuned.json"
     autotune.save(path)
     autotune.clear()
-    assert autotune.choices()["conv2d"] == {}
+    assert autotune.choices()["conv"] == {}
     assert autotune.load(path) == sum(len(v) for v in before.values())
     assert autotune.choices() == before
 
@@ -299,18 +327,18 @@ def test_saved_choices_load_into_another_process_cache(fresh_cache, tmp_path):
 def test_loading_a_file_that_is_not_a_cache_raises_naming_it_and_loads_nothing(fresh_cache,
                                                                               tmp_path):
     good = {"format": "burn_torch-autotune-1", "torch": "x", "entries": [
-        {"op": "conv2d", "key": [[1, 2], {"dtype": "float32"}, True], "kernel": "slow_conv2d"}]}
+        {"op": "conv", "key": [[1, 2], {"dtype": "float32"}, True], "kernel": "slow_conv2d"}]}
     cases = {"garbage.json": b"\x00not json",
              "other.json": json.dumps({"format": "something else"}).encode(),
              "unknown_kernel.json": json.dumps({**good, "entries": good["entries"] + [
-                 {"op": "conv2d", "key": [1], "kernel": "winograd"}]}).encode(),
+                 {"op": "conv", "key": [1], "kernel": "winograd"}]}).encode(),
              "bad_dtype.json": json.dumps({**good, "entries": [
-                 {"op": "conv2d", "key": [{"dtype": "nonsense"}], "kernel": "slow_conv2d"}]}).encode()}
+                 {"op": "conv", "key": [{"dtype": "nonsense"}], "kernel": "slow_conv2d"}]}).encode()}
     for name, data in cases.items():
         (tmp_path / name).write_bytes(data)
         with pytest.raises(ValueError, match=name):
             autotune.load(tmp_path / name)
-        assert autotune.choices()["conv2d"] == {}
+        assert autotune.choices()["conv"] == {}
     (tmp_path / "good.json").write_text(json.dumps(good))
     assert autotune.load(tmp_path / "good.json") == 1
-    assert autotune.choices()["conv2d"] == {((1, 2), torch.float32, True): "slow_conv2d"}
+    assert autotune.choices()["conv"] == {((1, 2), torch.float32, True): "slow_conv2d"}

@@ -1,4 +1,4 @@
-"""2-D float32 convolutions are autotuned: torch's values to float32 rounding, not bit for bit."""
+"""1-D and 2-D float32 convolutions are autotuned: torch's values to float32 rounding, not bit for bit."""
 import torch
 import torch.nn.functional as F
 
@@ -6,13 +6,13 @@ from burn_torch import Device, module_ops
 from burn_torch.compat import from_torch
 
 ID = "conv_kernel_autotuning"
-TITLE = "2-D convolutions are autotuned: equal to `F.conv2d` to float32 rounding, not bit for bit"
+TITLE = "Convolutions are autotuned: equal to `F.conv1d`/`F.conv2d` to float32 rounding, not bit for bit"
 CATEGORY = "testing"
 SEVERITY = "silent"
 DETECTORS = ()
-WHAT = "2-D float32 convolutions are autotuned: values agree with F.conv2d to float32 rounding, not bit for bit"
+WHAT = "1-D and 2-D float32 convolutions are autotuned: values agree with F.conv1d/F.conv2d to float32 rounding, not bit for bit"
 WHY = """As Burn's autotune does, burn_torch times torch's kernels on the first call of each
-shape and runs the fastest from then on (`burn_torch.autotune`): a 2-D float32 convolution on CPU
+shape and runs the fastest from then on (`burn_torch.autotune`): a 1-D or 2-D float32 convolution on CPU
 (forward and backward) runs torch's default `convolution` (oneDNN) or the `_slow_conv2d` kernels,
 which can be several times faster for few input channels or small images. Both compute the same sums in a
 different order, so a port's outputs and gradients can differ from PyTorch's in the last bits,

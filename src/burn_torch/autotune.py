@@ -2,7 +2,7 @@
 values, the first call with a given key times each of them on that call's own arguments, and
 every later call with the key runs the fastest.
 
-The op table declares the choices (:class:`Tunable`): today the 2-D convolution (torch's default
+The op table declares the choices (:class:`Tunable`): today the 1-D and 2-D convolutions (torch's default
 ``convolution`` dispatch, which runs oneDNN on CPU float32, or the ``_slow_conv2d`` im2col+GEMM
 kernels, several times faster for few input channels or small images), its backward likewise,
 and 2-D max pooling (the NCHW kernel, or the channels-last kernel behind a layout conversion:

@@ -6,9 +6,9 @@ with ``applyn``: ``forward(datas, *attrs)`` receives ``(x, weight)`` or ``(x, we
 (inputs ``x``, ``weight``, ``bias``; the bias may be absent). Compute-bound (Burn marks
 convolutions ``compute_bound``): BALANCED checkpointing keeps their outputs.
 
-A 2-D float32 convolution on CPU is tunable (``burn_torch.autotune``): forward and backward each
-run torch's default dispatch (oneDNN) or the ``_slow_conv2d`` kernels, whichever the first call
-with the same shapes timed faster.
+A 1-D or 2-D float32 convolution on CPU is tunable (``burn_torch.autotune``): forward and
+backward each run torch's default dispatch (oneDNN) or the ``_slow_conv2d`` kernels, whichever
+the first call with the same shapes timed faster.
 
 Attributes: ``(stride, padding, dilation, transposed, output_padding, groups, pads)`` where
 ``pads`` is ``None`` or a ``constant_pad_nd`` spec (last dim first). For a convolution it is
@@ -46,45 +46,56 @@ _ATTRS = ("stride", "padding", "dilation", "transposed", "output_padding", "grou
 _NEEDS = (("x", "weight"), ("x", "weight"), ("x", "weight", "bias_shape"))
 
 
-# ---- the tunable 2-D convolution: groups 1, dilation 1, float32 (torch runs _slow_conv2d itself
-# for other dtypes), and an im2col buffer of at most _MAX_COLUMNS elements: _slow_conv2d unfolds
-# the whole batch at once (kernel-size times the input), which must not cost a large input more
-# memory than torch's default kernel (where that kernel is faster anyway)
+# ---- the tunable convolution: 1-D or 2-D, groups 1, dilation 1, float32 (torch runs
+# _slow_conv2d itself for other dtypes), and an im2col buffer of at most _MAX_COLUMNS elements:
+# _slow_conv2d unfolds the whole batch at once (kernel-size times the input), which must not cost
+# a large input more memory than torch's default kernel (where that kernel is faster anyway).
+# A 1-D convolution runs the 2-D kernels on a height-1 view, as torch's own dispatch does.
 _MAX_COLUMNS = 4 << 20  # 16 MiB of float32
 
 
 def _tunable(x, weight, stride, padding, dilation, transposed, groups) -> bool:
-    if transposed or groups != 1 or x.dim() != 4 or weight.dim() != 4 \
-            or x.dtype is not _float32 or tuple(dilation) != _UNIT:
+    nd = x.dim()
+    if transposed or groups != 1 or nd < 3 or nd > 4 or weight.dim() != nd \
+            or x.dtype is not _float32 or any(d != 1 for d in dilation):
         return False
-    b, c, h, w = x.shape
-    kh, kw = weight.shape[2], weight.shape[3]
-    oh = (h + 2 * padding[0] - kh) // stride[0] + 1
-    ow = (w + 2 * padding[1] - kw) // stride[1] + 1
-    return b * c * kh * kw * oh * ow <= _MAX_COLUMNS
+    columns = x.shape[0] * x.shape[1]
+    for i in range(2, nd):
+        k = weight.shape[i]
+        columns *= k * ((x.shape[i] + 2 * padding[i - 2] - k) // stride[i - 2] + 1)
+    return columns <= _MAX_COLUMNS
 
 
-def _conv2d_default(x, weight, bias, stride, padding):
-    return _convolution(x, weight, bias, stride, padding, _UNIT, False, _ZERO, 1)
+def _conv_default(x, weight, bias, stride, padding):
+    n = len(stride)
+    return _convolution(x, weight, bias, stride, padding, _UNIT[:n], False, _ZERO[:n], 1)
 
 
-def _conv2d_slow(x, weight, bias, stride, padding):
-    return _SLOW_CONV2D(x, weight, weight.shape[2:], bias, stride, padding)
+def _conv_slow(x, weight, bias, stride, padding):
+    if x.dim() == 4:
+        return _SLOW_CONV2D(x, weight, weight.shape[2:], bias, stride, padding)
+    return _SLOW_CONV2D(x.unsqueeze(2), weight.unsqueeze(2), (1, weight.shape[2]), bias,
+                        (1, stride[0]), (0, padding[0])).squeeze(2)
 
 
-def _conv2d_backward_default(g, x, weight, bias_shape, stride, padding, mask):
-    return _CONVOLUTION_BACKWARD(g, x, weight, bias_shape, stride, padding, _UNIT, False, _ZERO,
-                                 1, mask)
+def _conv_backward_default(g, x, weight, bias_shape, stride, padding, mask):
+    n = len(stride)
+    return _CONVOLUTION_BACKWARD(g, x, weight, bias_shape, stride, padding, _UNIT[:n], False,
+                                 _ZERO[:n], 1, mask)
 
 
-def _conv2d_backward_slow(g, x, weight, bias_shape, stride, padding, mask):
-    return _SLOW_CONV2D_BACKWARD(g, x, weight, weight.shape[2:], stride, padding, mask)
+def _conv_backward_slow(g, x, weight, bias_shape, stride, padding, mask):
+    if x.dim() == 4:
+        return _SLOW_CONV2D_BACKWARD(g, x, weight, weight.shape[2:], stride, padding, mask)
+    gx, gw, gb = _SLOW_CONV2D_BACKWARD(g.unsqueeze(2), x.unsqueeze(2), weight.unsqueeze(2),
+                                       (1, weight.shape[2]), (1, stride[0]), (0, padding[0]),
+                                       mask)
+    return (None if gx is None else gx.squeeze(2)), (None if gw is None else gw.squeeze(2)), gb
 
 
-CONV2D_KERNELS = Tunable("conv2d", {"convolution": _conv2d_default, "slow_conv2d": _conv2d_slow})
-CONV2D_BACKWARD_KERNELS = Tunable("conv2d_backward",
-                                  {"convolution_backward": _conv2d_backward_default,
-                                   "slow_conv2d_backward": _conv2d_backward_slow})
+CONV_KERNELS = Tunable("conv", {"convolution": _conv_default, "slow_conv2d": _conv_slow})
+CONV_BACKWARD_KERNELS = Tunable("conv_backward", {"convolution_backward": _conv_backward_default,
+                                                  "slow_conv2d_backward": _conv_backward_slow})
 
 
 def _conv_forward(datas, stride, padding, dilation, transposed, output_padding, groups, pads):
@@ -93,7 +104,7 @@ def _conv_forward(datas, stride, padding, dilation, transposed, output_padding, 
     if pads is None or not transposed:
         x = x if pads is None else _pad(x, pads)
         if _tunable(x, weight, stride, padding, dilation, transposed, groups):
-            return CONV2D_KERNELS((x.shape, weight.shape, bias is None, stride, padding,
+            return CONV_KERNELS((x.shape, weight.shape, bias is None, stride, padding,
                                    x.is_contiguous(), _threads()), x, weight, bias, stride, padding)
         return _convolution(x, weight, bias, stride, padding, dilation, transposed,
                             output_padding, groups)
@@ -122,7 +133,7 @@ def _conv_rule(g, s, parents):
     mask = [px is not None, pw is not None, kernel_bias]
     weight = s.weight
     if _tunable(x, weight, s.stride, s.padding, s.dilation, s.transposed, s.groups):
-        gx, gw, gb = CONV2D_BACKWARD_KERNELS(
+        gx, gw, gb = CONV_BACKWARD_KERNELS(
             (x.shape, weight.shape, s.stride, s.padding, *mask, x.is_contiguous(),
              g.is_contiguous(), _threads()),
             g, x, weight, list(s.bias_shape) if kernel_bias else None, s.stride, s.padding, mask)
