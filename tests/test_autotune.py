@@ -159,6 +159,43 @@ def test_both_max_pool2d_kernels_give_identical_values_and_indices_with_ties_and
     assert out_b.is_contiguous() and idx_b.is_contiguous()
 
 
+@pytest.mark.parametrize("window", [((2, 2), (2, 2), (0, 0), False, True),
+                                    ((3, 3), (2, 1), (1, 1), True, False),
+                                    ((3, 2), (1, 2), (1, 0), False, True)],
+                         ids=["2x2", "3x3_padded_ceil_no_pad_count", "rectangular"])
+def test_both_avg_pool2d_kernels_give_identical_values_and_gradients(window):
+    gen = torch.Generator().manual_seed(2)
+    x = torch.randn(2, 5, 9, 10, generator=gen)
+    out_a = pool._avg_pool2d(x, *window)
+    out_b = pool._avg_pool2d_channels_last(x, *window)
+    assert torch.equal(out_a, out_b) and out_b.is_contiguous()
+    g = torch.randn(out_a.shape, generator=gen)
+    grad_a = pool._avg_pool2d_backward(g, x, *window)
+    grad_b = pool._avg_pool2d_backward_channels_last(g, x, *window)
+    assert torch.equal(grad_a, grad_b) and grad_b.is_contiguous()
+
+
+@pytest.mark.parametrize("index", [0, 1], ids=["default", "channels_last"])
+def test_1d_pools_run_the_tuned_2d_kernels_with_torchs_values_and_gradients(index):
+    tunables = (pool.MAX_POOL2D_KERNELS, pool.AVG_POOL2D_KERNELS, pool.AVG_POOL2D_BACKWARD_KERNELS)
+    caches = [t.cache for t in tunables]
+    x = torch.randn(2, 3, 11, generator=torch.Generator().manual_seed(5))
+    try:
+        for t in tunables:
+            _pin(t, index)
+        bx = Tensor.from_data(x, AD).require_grad()
+        out = (module_ops.max_pool1d(bx, 3, 2, 1, 1) * 2 + module_ops.avg_pool1d(bx, 3, 2, 1, True))
+        grads = (out * out).sum().backward()
+    finally:
+        for t, c in zip(tunables, caches):
+            t.cache = c
+    tx = x.clone().requires_grad_()
+    ref = tf.max_pool1d(tx, 3, 2, 1) * 2 + tf.avg_pool1d(tx, 3, 2, 1)
+    (ref * ref).sum().backward()
+    assert torch.equal(out.to_torch(), ref.detach())
+    torch.testing.assert_close(bx.grad(grads).to_torch(), tx.grad, rtol=0, atol=1e-6)
+
+
 def test_a_conv2d_whose_im2col_buffer_would_be_large_runs_torchs_default_untuned(fresh_cache,
                                                                                 monkeypatch):
     x, w, b = _conv_case(CONV)  # im2col: 3 * 4 * 9 * 9 * 8 = 7776 elements

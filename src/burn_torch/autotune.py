@@ -2,13 +2,14 @@
 values, the first call with a given key times each of them on that call's own arguments, and
 every later call with the key runs the fastest.
 
-The op table declares the choices (:class:`Tunable`): today the 1-D and 2-D convolutions (torch's default
-``convolution`` dispatch, which runs oneDNN on CPU float32, or the ``_slow_conv2d`` im2col+GEMM
-kernels, several times faster for few input channels or small images), its backward likewise,
-and 2-D max pooling (the NCHW kernel, or the channels-last kernel behind a layout conversion:
-both give identical values and indices). Candidates compute the same mathematical values; a
-convolution's candidates may round float32 sums in a different order, like torch's own backend
-choices. Max pooling is exact whichever runs.
+The op table declares the choices (:class:`Tunable`): today 1-D and 2-D convolutions (torch's
+default ``convolution`` dispatch, which runs oneDNN on CPU float32, or the ``_slow_conv2d``
+im2col+GEMM kernels, several times faster for few input channels or small images), their
+backward likewise, 1-D and 2-D max pooling and average pooling, average pooling's backward (the
+NCHW kernel, or the channels-last kernel behind a layout conversion: both give identical values
+and indices). Candidates compute the same mathematical values; a convolution's candidates may
+round float32 sums in a different order, like torch's own backend choices. Pooling is exact
+whichever runs.
 
 Tuning happens only for plain CPU tensors (not tensor subclasses, not other devices: CUDA has
 its own ``cudnn.benchmark``); it runs with torch function and dispatch modes suspended, so a

@@ -8,9 +8,10 @@ Compute-bound, as Burn marks every pooling op ``compute_bound``: the max pools' 
 the argmax indices of their own forward, which a recomputation would have to rebuild, and
 keeping a pooled output (smaller than its input) is cheaper than recomputing it from the input.
 
-2-D max pooling is tunable (``burn_torch.autotune``): torch's kernel on the input as it is, or on
-a channels-last copy of it (several times faster for NCHW inputs with many channels here), whose
-outputs are made contiguous again: both give identical values and indices.
+Max pooling (forward) and average pooling (forward and backward), 1-D and 2-D, are tunable
+(``burn_torch.autotune``): torch's kernel on the input as it is, or on a channels-last copy of it
+(several times faster for NCHW inputs with many channels here), whose outputs are made
+contiguous again: both give identical values (and indices).
 
 The max pools have a second output, the argmax indices: the residual ``indices`` (their forward
 returns ``(out, indices)``). Their rule reads it from the saved record, and ``module_ops``
@@ -57,7 +58,8 @@ def _max_pool2d_forward(x, kernel_size, stride, padding, dilation, ceil_mode):
 
 
 def _max_pool1d_forward(x, kernel_size, stride, padding, dilation, ceil_mode):
-    out, idx = _max_pool2d(x.unsqueeze(-2), kernel_size, stride, padding, dilation, ceil_mode)
+    out, idx = _max_pool2d_forward(x.unsqueeze(-2), kernel_size, stride, padding, dilation,
+                                   ceil_mode)
     return out.squeeze(-2), idx.squeeze(-2)
 
 
@@ -76,18 +78,46 @@ def _max_pool1d_rule(g, s):
 _AVG_ATTRS = ("kernel_size", "stride", "padding", "count_include_pad", "ceil_mode")
 
 
+def _avg_pool2d_channels_last(x, kernel_size, stride, padding, ceil_mode, count_include_pad):
+    return _avg_pool2d(x.contiguous(memory_format=_CHANNELS_LAST), kernel_size, stride, padding,
+                       ceil_mode, count_include_pad).contiguous()
+
+
+def _avg_pool2d_backward(g, x, kernel_size, stride, padding, ceil_mode, count_include_pad):
+    return _AVG_POOL2D_BACKWARD(g, x, kernel_size, stride, padding, ceil_mode, count_include_pad,
+                                None)
+
+
+def _avg_pool2d_backward_channels_last(g, x, kernel_size, stride, padding, ceil_mode,
+                                       count_include_pad):
+    # the kernel reads only the input's shape and layout: an uninitialised channels-last one
+    return _AVG_POOL2D_BACKWARD(g.contiguous(memory_format=_CHANNELS_LAST),
+                                torch.empty_like(x, memory_format=_CHANNELS_LAST), kernel_size,
+                                stride, padding, ceil_mode, count_include_pad, None).contiguous()
+
+
+AVG_POOL2D_KERNELS = Tunable("avg_pool2d", {"avg_pool2d": _avg_pool2d,
+                                            "channels_last": _avg_pool2d_channels_last})
+AVG_POOL2D_BACKWARD_KERNELS = Tunable("avg_pool2d_backward",
+                                      {"avg_pool2d_backward": _avg_pool2d_backward,
+                                       "channels_last": _avg_pool2d_backward_channels_last})
+
+
 def _avg_pool2d_forward(x, kernel_size, stride, padding, count_include_pad, ceil_mode):
-    return _avg_pool2d(x, kernel_size, stride, padding, ceil_mode, count_include_pad)
+    return AVG_POOL2D_KERNELS((x.shape, x.dtype, x.is_contiguous(), kernel_size, stride, padding,
+                               ceil_mode, count_include_pad, _threads()),
+                              x, kernel_size, stride, padding, ceil_mode, count_include_pad)
 
 
 def _avg_pool1d_forward(x, kernel_size, stride, padding, count_include_pad, ceil_mode):
-    return _avg_pool2d(x.unsqueeze(-2), kernel_size, stride, padding, ceil_mode,
-                       count_include_pad).squeeze(-2)
+    return _avg_pool2d_forward(x.unsqueeze(-2), kernel_size, stride, padding, count_include_pad,
+                               ceil_mode).squeeze(-2)
 
 
 def _avg_pool2d_grad(g, x, s):
-    return _AVG_POOL2D_BACKWARD(g, x, s.kernel_size, s.stride, s.padding, s.ceil_mode,
-                                s.count_include_pad, None)
+    k, st, p, ceil, cip = s.kernel_size, s.stride, s.padding, s.ceil_mode, s.count_include_pad
+    return AVG_POOL2D_BACKWARD_KERNELS((x.shape, x.dtype, x.is_contiguous(), g.is_contiguous(), k,
+                                        st, p, ceil, cip, _threads()), g, x, k, st, p, ceil, cip)
 
 
 def _avg_pool2d_rule(g, s):
