@@ -5,6 +5,7 @@ once per key and is the fastest (torch's default on a near tie), tuning runs not
 capture recording or a user's torch mode can see, and the cache saves, loads and switches off."""
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
@@ -55,14 +56,29 @@ def make_tunable():
         del tuning.TUNABLES[t.name]
 
 
-def _pin(tunable, index):
-    """Makes ``tunable`` answer every key with candidate ``index`` (a dict that is never empty)."""
+class _Always(dict):
+    """A cache that answers every key with one candidate."""
 
-    class Always(dict):
-        def get(self, key, default=None):
-            return index
+    def __init__(self, index: int) -> None:
+        super().__init__()
+        self.index = index
 
-    tunable.cache = Always()
+    def get(self, key, default=None):
+        return self.index
+
+
+@contextlib.contextmanager
+def pinned(choices: dict):
+    """While the block runs, each tunable of ``choices`` (tunable → candidate index) runs that
+    candidate for every key; their caches are restored after."""
+    saved = {t: t.cache for t in choices}
+    try:
+        for t, index in choices.items():
+            t.cache = _Always(index)
+        yield
+    finally:
+        for t, cache in saved.items():
+            t.cache = cache
 
 
 def _conv_case(options, bias=True, seed=0):
@@ -79,20 +95,17 @@ def _conv_case(options, bias=True, seed=0):
 @pytest.mark.parametrize("backward", [0, 1], ids=["bwd_convolution", "bwd_slow_conv2d"])
 def test_every_conv2d_kernel_pair_gives_torchs_values_and_gradients(options, bias, forward,
                                                                    backward):
-    kernels = (conv.CONV_KERNELS, conv.CONV_BACKWARD_KERNELS)
-    caches = [k.cache for k in kernels]
-    try:
-        _pin(kernels[0], forward)
-        _pin(kernels[1], backward)
-        x, w, b = _conv_case(options, bias)
-        bx = Tensor.from_data(x, AD).require_grad()
-        bw = Tensor.from_data(w, AD).require_grad()
-        bb = None if b is None else Tensor.from_data(b, AD).require_grad()
+    x, w, b = _conv_case(options, bias)
+    bx = Tensor.from_data(x, AD).require_grad()
+    bw = Tensor.from_data(w, AD).require_grad()
+    bb = None if b is None else Tensor.from_data(b, AD).require_grad()
+    with pinned({conv.CONV_KERNELS: forward, conv.CONV_BACKWARD_KERNELS: backward}), \
+            _Calls() as seen:
         out = module_ops.conv2d(bx, bw, bb, options)
         grads = (out * out).sum().backward()
-    finally:
-        for k, c in zip(kernels, caches):
-            k.cache = c
+    ran = {n for n in seen.names if "conv" in n}
+    assert ran == {("convolution", "_slow_conv2d_forward.default")[forward],
+                   ("convolution_backward.default", "_slow_conv2d_backward.output_mask")[backward]}
     tx, tw = x.clone().requires_grad_(), w.clone().requires_grad_()
     tb = None if b is None else b.clone().requires_grad_()
     ref = tf.conv2d(tx, tw, tb, stride=list(options.stride), padding=list(options.padding))
@@ -107,21 +120,14 @@ def test_every_conv2d_kernel_pair_gives_torchs_values_and_gradients(options, bia
 @pytest.mark.parametrize("backward", [0, 1], ids=["bwd_convolution", "bwd_slow_conv2d"])
 def test_every_conv1d_kernel_pair_gives_torchs_values_and_gradients(stride, padding, forward,
                                                                    backward):
-    kernels = (conv.CONV_KERNELS, conv.CONV_BACKWARD_KERNELS)
-    caches = [k.cache for k in kernels]
     gen = torch.Generator().manual_seed(1)
     x, w, b = (torch.randn(3, 4, 17, generator=gen), torch.randn(5, 4, 3, generator=gen) / 4,
                torch.randn(5, generator=gen))
     options = module_ops.ConvOptions(stride=[stride], padding=[padding], dilation=[1], groups=1)
-    try:
-        _pin(kernels[0], forward)
-        _pin(kernels[1], backward)
-        bx, bw, bb = (Tensor.from_data(t, AD).require_grad() for t in (x, w, b))
+    bx, bw, bb = (Tensor.from_data(t, AD).require_grad() for t in (x, w, b))
+    with pinned({conv.CONV_KERNELS: forward, conv.CONV_BACKWARD_KERNELS: backward}):
         out = module_ops.conv1d(bx, bw, bb, options)
         grads = (out * out).sum().backward()
-    finally:
-        for k, c in zip(kernels, caches):
-            k.cache = c
     tx, tw, tb = (t.clone().requires_grad_() for t in (x, w, b))
     ref = tf.conv1d(tx, tw, tb, stride=stride, padding=padding)
     (ref * ref).sum().backward()
@@ -178,17 +184,11 @@ def test_both_avg_pool2d_kernels_give_identical_values_and_gradients(window):
 @pytest.mark.parametrize("index", [0, 1], ids=["default", "channels_last"])
 def test_1d_pools_run_the_tuned_2d_kernels_with_torchs_values_and_gradients(index):
     tunables = (pool.MAX_POOL2D_KERNELS, pool.AVG_POOL2D_KERNELS, pool.AVG_POOL2D_BACKWARD_KERNELS)
-    caches = [t.cache for t in tunables]
     x = torch.randn(2, 3, 11, generator=torch.Generator().manual_seed(5))
-    try:
-        for t in tunables:
-            _pin(t, index)
-        bx = Tensor.from_data(x, AD).require_grad()
+    bx = Tensor.from_data(x, AD).require_grad()
+    with pinned(dict.fromkeys(tunables, index)):
         out = (module_ops.max_pool1d(bx, 3, 2, 1, 1) * 2 + module_ops.avg_pool1d(bx, 3, 2, 1, True))
         grads = (out * out).sum().backward()
-    finally:
-        for t, c in zip(tunables, caches):
-            t.cache = c
     tx = x.clone().requires_grad_()
     ref = tf.max_pool1d(tx, 3, 2, 1) * 2 + tf.avg_pool1d(tx, 3, 2, 1)
     (ref * ref).sum().backward()
