@@ -171,7 +171,7 @@ class Recording(TorchFunctionMode):
             else:
                 outs.append(None)           # a non-tensor part of a mixed result
         shape = "single" if isinstance(out, _TorchTensor) or out is None else (
-            "seq" if out.__class__ in (tuple, list) and len(leaves) == len(out) else "tree")
+            "seq" if isinstance(out, (tuple, list)) and len(leaves) == len(out) else "tree")
         self.add((func, targs, tkwargs, tuple(outs), shape))
 
     def add(self, entry) -> None:
