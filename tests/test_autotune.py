@@ -200,12 +200,29 @@ def test_a_conv2d_whose_im2col_buffer_would_be_large_runs_torchs_default_untuned
                                                                                 monkeypatch):
     x, w, b = _conv_case(CONV)  # im2col: 3 * 4 * 9 * 9 * 8 = 7776 elements
     args = (Tensor.from_data(x, CPU), Tensor.from_data(w, CPU), Tensor.from_data(b, CPU), CONV)
-    monkeypatch.setattr(conv, "_MAX_COLUMNS", 7775)
+    monkeypatch.setattr(conv, "_MAX_COLUMNS", 7775)  # MAX_EXTRA_BYTES / 4
     module_ops.conv2d(*args)
     assert conv.CONV_KERNELS.cache == {}
     monkeypatch.setattr(conv, "_MAX_COLUMNS", 7776)
     module_ops.conv2d(*args)
     assert len(conv.CONV_KERNELS.cache) == 1
+
+
+def test_a_pool_input_larger_than_the_memory_bound_runs_torchs_default_untuned(fresh_cache,
+                                                                              monkeypatch):
+    x = Tensor.from_data(torch.randn(2, 3, 8, 8), AD).require_grad()  # 1536 bytes
+    monkeypatch.setattr(pool, "MAX_EXTRA_BYTES", 1535)
+    out = module_ops.max_pool2d(x, [2, 2], [2, 2], [0, 0], [1, 1]) + module_ops.avg_pool2d(
+        x, [2, 2], [2, 2], [0, 0], True)
+    out.sum().backward()
+    assert {k: v for k, v in autotune.choices().items() if "pool" in k} == {
+        "max_pool2d": {}, "avg_pool2d": {}, "avg_pool2d_backward": {}}
+    monkeypatch.setattr(pool, "MAX_EXTRA_BYTES", 1536)
+    out = module_ops.max_pool2d(x, [2, 2], [2, 2], [0, 0], [1, 1]) + module_ops.avg_pool2d(
+        x, [2, 2], [2, 2], [0, 0], True)
+    out.sum().backward()
+    assert all(len(autotune.choices()[k]) == 1
+               for k in ("max_pool2d", "avg_pool2d", "avg_pool2d_backward"))
 
 
 def test_a_choice_is_made_once_per_key_and_reused(fresh_cache, make_tunable, monkeypatch):

@@ -11,6 +11,12 @@ and indices). Candidates compute the same mathematical values; a convolution's c
 round float32 sums in a different order, like torch's own backend choices. Pooling is exact
 whichever runs.
 
+A candidate that needs temporary memory torch's kernel does not (an im2col buffer, a
+channels-last copy) is offered only when that memory is at most 16 MiB, so tuning never costs a
+large input more memory. The first call of each key pays for the timing: one warm-up run of every
+candidate, then alternating rounds filling about 20 ms per candidate (at most 20 rounds, at
+least one), as Burn's autotune pays on its cold start.
+
 Tuning happens only for plain CPU tensors (not tensor subclasses, not other devices: CUDA has
 its own ``cudnn.benchmark``); it runs with torch function and dispatch modes suspended, so a
 capture recording (``burn_torch.capture``) or a user's mode sees only the chosen kernel. Choices

@@ -26,7 +26,7 @@ matrix product; its fused rule uses ``grid_sampler_2d_backward`` for the input a
 """
 import torch
 
-from .tuning import Tunable
+from .tuning import MAX_EXTRA_BYTES, Tunable
 from .table import COMPUTE, defop
 from .kernels import kernel
 
@@ -47,11 +47,11 @@ _NEEDS = (("x", "weight"), ("x", "weight"), ("x", "weight", "bias_shape"))
 
 
 # ---- the tunable convolution: 1-D or 2-D, groups 1, dilation 1, float32 (torch runs
-# _slow_conv2d itself for other dtypes), and an im2col buffer of at most _MAX_COLUMNS elements:
+# _slow_conv2d itself for other dtypes), and an im2col buffer of at most MAX_EXTRA_BYTES:
 # _slow_conv2d unfolds the whole batch at once (kernel-size times the input), which must not cost
 # a large input more memory than torch's default kernel (where that kernel is faster anyway).
 # A 1-D convolution runs the 2-D kernels on a height-1 view, as torch's own dispatch does.
-_MAX_COLUMNS = 4 << 20  # 16 MiB of float32
+_MAX_COLUMNS = MAX_EXTRA_BYTES // 4  # float32 elements
 
 
 def _tunable(x, weight, stride, padding, dilation, transposed, groups) -> bool:

@@ -11,7 +11,8 @@ keeping a pooled output (smaller than its input) is cheaper than recomputing it 
 Max pooling (forward) and average pooling (forward and backward), 1-D and 2-D, are tunable
 (``burn_torch.autotune``): torch's kernel on the input as it is, or on a channels-last copy of it
 (several times faster for NCHW inputs with many channels here), whose outputs are made
-contiguous again: both give identical values (and indices).
+contiguous again: both give identical values (and indices). Only inputs of at most
+``tuning.MAX_EXTRA_BYTES`` are tuned (the copy is temporary memory torch's kernel does not need).
 
 The max pools have a second output, the argmax indices: the residual ``indices`` (their forward
 returns ``(out, indices)``). Their rule reads it from the saved record, and ``module_ops``
@@ -19,7 +20,7 @@ returns it from ``max_pool*_with_indices``.
 """
 import torch
 
-from .tuning import Tunable
+from .tuning import MAX_EXTRA_BYTES, Tunable
 from .table import COMPUTE, defop, vjp
 from .kernels import kernel
 
@@ -50,8 +51,15 @@ MAX_POOL2D_KERNELS = Tunable("max_pool2d", {"max_pool2d_with_indices": _max_pool
                                             "channels_last": _max_pool2d_channels_last})
 
 
+def _small(x) -> bool:
+    """Whether a channels-last copy of ``x`` stays within the tuner's memory bound."""
+    return x.numel() * x.element_size() <= MAX_EXTRA_BYTES
+
+
 def _max_pool2d_forward(x, kernel_size, stride, padding, dilation, ceil_mode):
     """``(out, indices)``."""
+    if not _small(x):
+        return _max_pool2d(x, kernel_size, stride, padding, dilation, ceil_mode)
     return MAX_POOL2D_KERNELS((x.shape, x.dtype, x.is_contiguous(), kernel_size, stride, padding,
                                dilation, ceil_mode, _threads()),
                               x, kernel_size, stride, padding, dilation, ceil_mode)
@@ -104,6 +112,8 @@ AVG_POOL2D_BACKWARD_KERNELS = Tunable("avg_pool2d_backward",
 
 
 def _avg_pool2d_forward(x, kernel_size, stride, padding, count_include_pad, ceil_mode):
+    if not _small(x):
+        return _avg_pool2d(x, kernel_size, stride, padding, ceil_mode, count_include_pad)
     return AVG_POOL2D_KERNELS((x.shape, x.dtype, x.is_contiguous(), kernel_size, stride, padding,
                                ceil_mode, count_include_pad, _threads()),
                               x, kernel_size, stride, padding, ceil_mode, count_include_pad)
@@ -116,6 +126,8 @@ def _avg_pool1d_forward(x, kernel_size, stride, padding, count_include_pad, ceil
 
 def _avg_pool2d_grad(g, x, s):
     k, st, p, ceil, cip = s.kernel_size, s.stride, s.padding, s.ceil_mode, s.count_include_pad
+    if not _small(x):
+        return _avg_pool2d_backward(g, x, k, st, p, ceil, cip)
     return AVG_POOL2D_BACKWARD_KERNELS((x.shape, x.dtype, x.is_contiguous(), g.is_contiguous(), k,
                                         st, p, ceil, cip, _threads()), g, x, k, st, p, ceil, cip)
 

@@ -23,6 +23,10 @@ _MAX_ROUNDS = 20  # timed rounds after one warm-up run of each candidate (the mi
 _BUDGET_S = 0.02  # rounds fill about this long per candidate (at least one; short kernels: 20)
 _INF = float("inf")
 _MARGIN = 0.9  # another kernel replaces torch's default only when at least 10% faster
+# the most temporary memory a candidate may need beyond torch's default kernel (an im2col buffer,
+# a channels-last copy): ops offer their other candidates only below it, so that tuning never
+# costs a large input more memory than torch would use
+MAX_EXTRA_BYTES = 16 << 20
 TUNABLES: dict[str, "Tunable"] = {}
 generation = 0
 enabled = os.environ.get("BURN_TORCH_AUTOTUNE", "1").strip().lower() not in ("0", "false", "off",
