@@ -115,6 +115,28 @@ def test_every_conv2d_kernel_pair_gives_torchs_values_and_gradients(options, bia
         torch.testing.assert_close(ours.grad(grads).to_torch(), theirs.grad, rtol=1e-4, atol=1e-4)
 
 
+@pytest.mark.parametrize("forward", [0, 1], ids=["fwd_convolution", "fwd_slow_conv2d"])
+@pytest.mark.parametrize("backward", [0, 1], ids=["bwd_convolution", "bwd_slow_conv2d"])
+def test_every_conv2d_kernel_pair_takes_a_channels_last_input_with_asymmetric_padding(forward,
+                                                                                      backward):
+    gen = torch.Generator().manual_seed(0)
+    x = torch.randn(2, 3, 9, 7, generator=gen).contiguous(memory_format=torch.channels_last)
+    w, b = torch.randn(4, 3, 3, 2, generator=gen), torch.randn(4, generator=gen)
+    options = module_ops.PaddedConvOptions.asymmetric(stride=[2, 1], padding_start=[1, 0],
+                                                      padding_end=[2, 1], dilation=[1, 1],
+                                                      groups=1)
+    bx, bw, bb = (Tensor.from_data(t, AD).require_grad() for t in (x, w, b))
+    with pinned({conv.CONV_KERNELS: forward, conv.CONV_BACKWARD_KERNELS: backward}):
+        out = module_ops.conv2d(bx, bw, bb, options)
+        grads = (out * out).sum().backward()
+    tx, tw, tb = (t.clone().requires_grad_() for t in (x, w, b))
+    ref = tf.conv2d(tf.pad(tx, (0, 1, 1, 2)), tw, tb, stride=(2, 1))
+    (ref * ref).sum().backward()
+    torch.testing.assert_close(out.to_torch(), ref.detach(), rtol=1e-5, atol=1e-5)
+    for ours, theirs in ((bx, tx), (bw, tw), (bb, tb)):
+        torch.testing.assert_close(ours.grad(grads).to_torch(), theirs.grad, rtol=1e-4, atol=1e-4)
+
+
 @pytest.mark.parametrize("stride, padding", [(1, 1), (3, 0)], ids=["padded", "strided"])
 @pytest.mark.parametrize("forward", [0, 1], ids=["fwd_convolution", "fwd_slow_conv2d"])
 @pytest.mark.parametrize("backward", [0, 1], ids=["bwd_convolution", "bwd_slow_conv2d"])

@@ -72,6 +72,9 @@ def _conv_default(x, weight, bias, stride, padding):
 
 
 def _conv_slow(x, weight, bias, stride, padding):
+    # the _slow_conv2d kernels want contiguous operands (a channels-last x, a gradient from a
+    # transposed view): a copy here is part of what tuning times
+    x, weight = x.contiguous(), weight.contiguous()
     if x.dim() == 4:
         return _SLOW_CONV2D(x, weight, weight.shape[2:], bias, stride, padding)
     return _SLOW_CONV2D(x.unsqueeze(2), weight.unsqueeze(2), (1, weight.shape[2]), bias,
@@ -85,6 +88,7 @@ def _conv_backward_default(g, x, weight, bias_shape, stride, padding, mask):
 
 
 def _conv_backward_slow(g, x, weight, bias_shape, stride, padding, mask):
+    g, x, weight = g.contiguous(), x.contiguous(), weight.contiguous()
     if x.dim() == 4:
         return _SLOW_CONV2D_BACKWARD(g, x, weight, weight.shape[2:], stride, padding, mask)
     gx, gw, gb = _SLOW_CONV2D_BACKWARD(g.unsqueeze(2), x.unsqueeze(2), weight.unsqueeze(2),
