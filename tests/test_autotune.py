@@ -292,6 +292,23 @@ def test_a_candidate_that_raises_is_left_out_and_the_default_error_propagates(fr
     assert u.cache == {}
 
 
+def test_a_chosen_kernel_that_cannot_run_falls_back_to_the_default_for_good(fresh_cache,
+                                                                            make_tunable):
+    calls = []
+
+    def picky(x):
+        calls.append("picky")
+        if x.dim() == 2:
+            raise RuntimeError("picky: 1-D only")
+        return x + 1
+
+    t = make_tunable({"default": lambda x: calls.append("default") or x + 1, "picky": picky})
+    t.cache[("k",)] = 1  # as a loaded cache could say
+    assert torch.equal(t(("k",), torch.zeros(2, 2)), torch.ones(2, 2))
+    assert t(("k",), torch.zeros(2, 2)) is not None
+    assert calls == ["picky", "default", "default"] and t.cache == {("k",): 0}
+
+
 def test_switched_off_every_op_runs_torchs_default_and_keeps_the_cache(fresh_cache, make_tunable):
     t = make_tunable({"default": _sleeper(0.004), "fast": lambda x: x - 1})
     t(("k",), torch.zeros(1))

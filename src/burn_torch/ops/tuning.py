@@ -52,13 +52,20 @@ class Tunable:
 
     def __call__(self, key: tuple, *args):
         """Runs the chosen kernel on ``args``; returns what it returns. ``key`` must hold every
-        property of ``args`` that the kernels' speed depends on (hashable values only)."""
+        property of ``args`` that the kernels' speed depends on (hashable values only). A chosen
+        kernel that raises RuntimeError is replaced by torch's default for the key (whose error,
+        if it raises too, propagates)."""
         if not enabled:
             return self.kernels[0](*args)
         choice = self.cache.get(key)
         if choice is None:
             choice = self._tune(key, args)
-        return self.kernels[choice](*args)
+        if choice:
+            try:
+                return self.kernels[choice](*args)
+            except RuntimeError:  # a choice that cannot run these arguments (a loaded cache's):
+                self.cache[key] = 0  # torch's default from now on, which raises if they are bad
+        return self.kernels[0](*args)
 
     def _tune(self, key: tuple, args: tuple) -> int:
         """Times every candidate on ``args`` (torch function and dispatch modes suspended, so
