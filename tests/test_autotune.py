@@ -382,9 +382,26 @@ def test_a_step_captured_on_a_first_call_replays_bit_equal_to_eager(fresh_cache)
         assert torch.equal(r.to_torch(), e.to_torch()) and torch.equal(p.to_torch(), e.to_torch())
 
 
-@pytest.mark.parametrize("change", ["switch_off", "clear", "load"])
+@pytest.fixture
+def deterministic_off_after():
+    """Restores torch's deterministic mode to off after the test."""
+    yield
+    torch.use_deterministic_algorithms(False)
+
+
+def test_torchs_deterministic_mode_runs_the_default_kernel(fresh_cache, make_tunable,
+                                                           deterministic_off_after):
+    t = make_tunable({"default": _sleeper(0.004), "fast": lambda x: x - 1})
+    t(("k",), torch.zeros(1))
+    torch.use_deterministic_algorithms(True)
+    assert t(("k",), torch.zeros(1)).item() == 1.0
+    assert t(("k2",), torch.zeros(1)).item() == 1.0 and ("k2",) not in t.cache
+
+
+@pytest.mark.parametrize("change", ["switch_off", "clear", "load", "deterministic"])
 def test_changing_the_kernel_choices_makes_a_captured_step_record_again(fresh_cache, tmp_path,
-                                                                        change):
+                                                                        change,
+                                                                        deterministic_off_after):
     x, w, b = _conv_case(CONV, seed=4)
 
     def step(x, w):
@@ -397,7 +414,8 @@ def test_changing_the_kernel_choices_makes_a_captured_step_record_again(fresh_ca
     assert (stepped.plans, stepped.replayed) == (1, 1)
     autotune.save(tmp_path / "choices.json")
     {"switch_off": lambda: autotune.set_enabled(False), "clear": autotune.clear,
-     "load": lambda: autotune.load(tmp_path / "choices.json")}[change]()
+     "load": lambda: autotune.load(tmp_path / "choices.json"),
+     "deterministic": lambda: torch.use_deterministic_algorithms(True)}[change]()
     stepped(bx, bw)  # records under the new choices
     again = stepped(bx, bw)
     assert (stepped.plans, stepped.replayed) == (2, 2)

@@ -28,7 +28,9 @@ again). The cache can be saved and loaded (:func:`save`, :func:`load`: Burn cach
 choices on disk so that a deployment does not re-tune), inspected (:func:`choices`), cleared
 (:func:`clear`), and tuning switched off (:func:`set_enabled`, or the environment variable
 ``BURN_TORCH_AUTOTUNE=0`` at import): every op then runs torch's default kernel, bit-equal to
-the same torch call.
+the same torch call. Tuning is also off while torch's deterministic mode is on
+(``torch.use_deterministic_algorithms(True)``): a choice made by timing could differ from one run
+to the next, which that mode promises not to do.
 """
 from __future__ import annotations
 

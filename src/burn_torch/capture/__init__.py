@@ -7,7 +7,8 @@ rules, its unbroadcasting sums and accumulations — together with which earlier
 kernel reads and where each intermediate is last used. Later calls whose inputs have the same
 key (per input tensor: shape, strides, dtype, device, autodiff strategy, untracked or
 gradient-retaining leaf; which inputs are the same object; every non-tensor argument; debug
-mode, the registered backward hooks and the kernel choices of ``burn_torch.autotune``) *replay* the recording: one generated Python line per
+mode, the registered backward hooks, the kernel choices of ``burn_torch.autotune`` and torch's
+deterministic mode) *replay* the recording: one generated Python line per
 kernel, on the new input values, with no public Tensor, no Node and no op-table dispatch per op,
 and return what ``fn`` returned — ``Gradients`` containers keyed by the new call's leaves,
 Tensors, containers. Gradients are bit-equal to eager (the same kernels on the same values).
@@ -49,6 +50,8 @@ import threading
 from collections import OrderedDict
 from typing import Callable
 
+import torch
+
 from ..autodiff import hooks as _hooks
 from ..autodiff import recorder as _recorder
 from ..errors import AutodiffError
@@ -58,6 +61,8 @@ from ._guard import compile_guard
 from ._inputs import NotReplayable, flatten
 from ._plan import Plan, Unreplayable
 from ._record import Recording, signature
+
+_deterministic = torch.are_deterministic_algorithms_enabled
 
 __all__ = ["capture", "CapturedStep", "CaptureDivergenceError"]
 
@@ -79,7 +84,8 @@ class _LeafWatch(_hooks.BackwardHook):
 
 
 def _environment() -> tuple:
-    return (_recorder.NodeClass, tuple(_hooks.registered), _tuning.generation)
+    return (_recorder.NodeClass, tuple(_hooks.registered), _tuning.generation,
+            _deterministic())
 
 
 class CapturedStep:

@@ -18,6 +18,7 @@ import torch
 from torch.utils._python_dispatch import _disable_current_modes
 
 _TorchTensor = torch.Tensor
+_deterministic = torch.are_deterministic_algorithms_enabled
 _clock = time.perf_counter
 _MAX_ROUNDS = 20  # timed rounds after one warm-up run of each candidate (the minimum counts)
 _BUDGET_S = 0.02  # rounds fill about this long per candidate (at least one; short kernels: 20)
@@ -36,7 +37,9 @@ enabled = os.environ.get("BURN_TORCH_AUTOTUNE", "1").strip().lower() not in ("0"
 class Tunable:
     """An op's interchangeable kernels: ``candidates`` maps a name to a function, all taking the
     same arguments and returning the same values; the first is torch's default, run whenever
-    tuning is off or the arguments are not plain CPU tensors. Calling the tunable runs the
+    tuning is off, torch's deterministic mode is on (``torch.use_deterministic_algorithms``: a
+    choice made by timing could differ between runs) or the arguments are not plain CPU
+    tensors. Calling the tunable runs the
     cached choice for ``key`` (tuning on a miss)."""
 
     __slots__ = ("name", "names", "kernels", "cache")
@@ -55,7 +58,7 @@ class Tunable:
         property of ``args`` that the kernels' speed depends on (hashable values only). A chosen
         kernel that raises RuntimeError is replaced by torch's default for the key (whose error,
         if it raises too, propagates)."""
-        if not enabled:
+        if not enabled or _deterministic():
             return self.kernels[0](*args)
         choice = self.cache.get(key)
         if choice is None:
