@@ -6,10 +6,10 @@ arguments: it walks exactly that argument structure (container classes and lengt
 gathers every input's key fields — per public Tensor its class, shape, strides, dtype, device,
 autodiff strategy and graph role; per torch tensor its class, shape, strides, dtype, device; per
 plain value its class and value; the aliasing of inputs; debug mode, the registered backward
-hooks, the autotune generation and torch's deterministic mode — into one tuple and compares it with the recorded one. ``guard(args, kwargs)`` returns
-``(tensors, nodes)`` (as :func:`flatten` fills them) when the call's key is the recorded key,
-and None otherwise (any difference, or any error while walking: the caller then takes the
-general path, which decides exactly as before). A guard only ever accepts a call whose key
+hooks, the autotune generation and torch's deterministic mode — into one tuple and compares it
+with the recorded one. ``guard(args, kwargs)`` returns ``(tensors, nodes)`` (as :func:`flatten`
+fills them) when the call's key is the recorded key, and None otherwise (any difference, or any
+error while walking: the caller then takes the general path, which decides exactly as before). A guard only ever accepts a call whose key
 equals the recorded one; it may reject some calls the general key would accept (a NaN
 constant, a torch tensor subclass), which then cost the general lookup.
 """
@@ -147,8 +147,9 @@ class _Builder:
 
 def compile_guard(args: tuple, kwargs: dict, environment: tuple) -> Callable | None:
     """The guard of the call ``fn(*args, **kwargs)`` recorded under ``environment`` (the key's
-    ``(NodeClass, registered hooks, autotune generation, torch's deterministic mode)``), or None when its arguments hold something the generator
-    does not handle (the general key is then the only path)."""
+    ``(NodeClass, registered hooks, autotune generation, torch's deterministic mode)``), or None
+    when its arguments hold something the generator does not handle (the general key is then the
+    only path)."""
     b = _Builder()
     try:
         parts = [b.local() for _ in args]
@@ -187,8 +188,9 @@ def compile_guard(args: tuple, kwargs: dict, environment: tuple) -> Callable | N
             + f"    return t, {nodes}\n")
     ns = {"_rec": _recorder, "_hooks": _hooks, "_tuning": _tuning,
           "_deterministic": torch.are_deterministic_algorithms_enabled,
-          "_data": attrgetter("_data"), "_node": attrgetter("_node"), "_cls_ctx": attrgetter("__class__", "_ctx"),
-          "_op_req": attrgetter("op", "requirement"), "_meta": attrgetter("shape", "dtype", "device"),
+          "_data": attrgetter("_data"), "_node": attrgetter("_node"),
+          "_cls_ctx": attrgetter("__class__", "_ctx"), "_op_req": attrgetter("op", "requirement"),
+          "_meta": attrgetter("shape", "dtype", "device"),
           "_stride": _TorchTensor.stride, **b.consts}  # unbound: no bound method per call
     exec(compile(code, "<capture guard>", "exec"), ns)
     guard = ns["guard"]
