@@ -9,9 +9,10 @@ plain value its class and value; the aliasing of inputs; debug mode, the registe
 hooks, the autotune generation and torch's deterministic mode — into one tuple and compares it
 with the recorded one. ``guard(args, kwargs)`` returns ``(tensors, nodes)`` (as :func:`flatten`
 fills them) when the call's key is the recorded key, and None otherwise (any difference, or any
-error while walking: the caller then takes the general path, which decides exactly as before). A guard only ever accepts a call whose key
-equals the recorded one; it may reject some calls the general key would accept (a NaN
-constant, a torch tensor subclass), which then cost the general lookup.
+error while walking: the caller then takes the general path, which decides exactly as before).
+A guard only ever accepts a call whose key equals the recorded one; it may reject some calls the
+general key would accept (a NaN constant, a torch tensor subclass), which then cost the general
+lookup.
 """
 from __future__ import annotations
 
