@@ -5,8 +5,9 @@ A :class:`Tunable` is an op's set of interchangeable kernels; calling it with a 
 kernel chosen for that key, timing every candidate on the first call's own arguments. The module
 globals ``enabled`` (tuning on or off) and ``TUNABLES`` (every tunable by name) are read and set
 by ``burn_torch.autotune``, which increments ``generation`` whenever a key's kernel may change
-(switching tuning, clearing or loading choices): ``burn_torch.capture`` keys its plans on it, so
-that a replay never runs a kernel that eager would no longer choose.
+(switching tuning, clearing or loading choices): ``burn_torch.capture`` keys its plans on it (and
+on torch's deterministic mode, under which every tunable runs torch's default), so that a replay
+never runs a kernel that eager would no longer choose.
 """
 from __future__ import annotations
 
@@ -39,8 +40,7 @@ class Tunable:
     same arguments and returning the same values; the first is torch's default, run whenever
     tuning is off, torch's deterministic mode is on (``torch.use_deterministic_algorithms``: a
     choice made by timing could differ between runs) or the arguments are not plain CPU
-    tensors. Calling the tunable runs the
-    cached choice for ``key`` (tuning on a miss)."""
+    tensors. Calling the tunable runs the cached choice for ``key`` (tuning on a miss)."""
 
     __slots__ = ("name", "names", "kernels", "cache")
 
@@ -73,10 +73,9 @@ class Tunable:
     def _tune(self, key: tuple, args: tuple) -> int:
         """Times every candidate on ``args`` (torch function and dispatch modes suspended, so
         nothing records the trial runs), caches and returns the fastest one's index (torch's
-        default unless another is at least 10% faster). A candidate
-        that raises RuntimeError is out; if the default raises, its error propagates (the op
-        would have raised it anyway). Arguments other than plain CPU tensors are not tuned:
-        index 0, not cached."""
+        default unless another is at least 10% faster). A candidate that raises RuntimeError is
+        out; if the default raises, its error propagates (the op would have raised it anyway).
+        Arguments other than plain CPU tensors are not tuned: index 0, not cached."""
         for a in args:
             if isinstance(a, _TorchTensor) and (a.__class__ is not _TorchTensor
                                                 or a.device.type != "cpu"):
