@@ -13,9 +13,13 @@ WHAT = "torch.compile(model) expects a torch.nn.Module or a function; burn_torch
 WHY = """`torch.compile` traces torch operations and torch autograd to build fused kernels. A
 burn_torch module is not a `torch.nn.Module`, and its backward is burn_torch's own autodiff,
 which TorchDynamo cannot see, so there is nothing it can compile correctly; compiling
-`model.forward` (a function) only falls back to eager Python with graph breaks. burn_torch is
-eager by design, with its op table dispatching straight to torch's kernels: drop the compile."""
-RECIPE = "remove torch.compile(...) and call model.forward(x)"
+`model.forward` (a function) only falls back to eager Python with graph breaks. burn_torch runs
+eagerly, with its op table dispatching straight to torch's kernels: drop the compile. Its
+counterpart of a compiled training step is `burn_torch.capture.capture(step)`: the function that
+runs a whole step (forward, `backward()`, gradient reads), with the parameters as arguments, is
+recorded on its first call and later calls with the same shapes replay its kernels without
+per-op Python (CUDA graphs on CUDA), gradients bit-equal to eager."""
+RECIPE = "remove torch.compile(...) and call model.forward(x); for speed, capture(step) a whole training step"
 
 
 def torch_side():
