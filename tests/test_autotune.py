@@ -247,6 +247,18 @@ def test_a_pool_input_larger_than_the_memory_bound_runs_torchs_default_untuned(f
                for k in ("max_pool2d", "avg_pool2d", "avg_pool2d_backward"))
 
 
+def test_similar_input_sizes_share_one_tuning(fresh_cache, monkeypatch):
+    timed = []
+    real = tuning._time
+    monkeypatch.setattr(tuning, "_time", lambda k, a: timed.append(a[0].shape[-1]) or real(k, a))
+    w = Tensor.from_data(torch.randn(5, 4, 3), CPU)
+    options = module_ops.ConvOptions(stride=[1], padding=[1], dilation=[1], groups=1)
+    for length in (100, 117, 128, 129, 200):  # 100..128 round up to 128, 129 and 200 to 256
+        module_ops.conv1d(Tensor.from_data(torch.randn(2, 4, length), CPU), w, None, options)
+    assert timed == [100, 129]
+    assert tuning.anchored((1, 3, 5, 64, 65)) == (1, 4, 8, 64, 128)
+
+
 def test_a_choice_is_made_once_per_key_and_reused(fresh_cache, make_tunable, monkeypatch):
     timed = []
     real = tuning._time

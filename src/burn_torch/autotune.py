@@ -20,8 +20,10 @@ least one), as Burn's autotune pays on its cold start.
 Tuning happens only for plain CPU tensors (not tensor subclasses, not other devices: CUDA has
 its own ``cudnn.benchmark``); it runs with torch function and dispatch modes suspended, so a
 capture recording (``burn_torch.capture``) or a user's mode sees only the chosen kernel. Choices
-are cached per process, keyed on what decides the speed (shapes, strides where the kernel depends
-on them, the op's attributes, dtype, torch's thread count); gradients of a captured step and of
+are cached per process, keyed on what decides the speed (input shapes rounded up to powers of
+two, so that similar sizes — a variable sequence length, a smaller last batch — share one
+tuning, as Burn anchors its keys; weight shapes, strides where the kernel depends on them, the
+op's attributes, dtype, torch's thread count); gradients of a captured step and of
 BALANCED checkpointing's recomputation use the same cached choice as eager, so they stay
 bit-equal to it (switching tuning, clearing or loading choices makes a captured step record
 again). The cache can be saved and loaded (:func:`save`, :func:`load`: Burn caches its

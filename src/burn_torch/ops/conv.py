@@ -26,7 +26,7 @@ matrix product; its fused rule uses ``grid_sampler_2d_backward`` for the input a
 """
 import torch
 
-from .tuning import MAX_EXTRA_BYTES, Tunable
+from .tuning import MAX_EXTRA_BYTES, Tunable, anchored
 from .table import COMPUTE, defop
 from .kernels import kernel
 
@@ -108,7 +108,7 @@ def _conv_forward(datas, stride, padding, dilation, transposed, output_padding, 
     if pads is None or not transposed:
         x = x if pads is None else _pad(x, pads)
         if _tunable(x, weight, stride, padding, dilation, transposed, groups):
-            return CONV_KERNELS((x.shape, weight.shape, bias is None, stride, padding,
+            return CONV_KERNELS((anchored(x.shape), weight.shape, bias is None, stride, padding,
                                    x.is_contiguous(), _threads()), x, weight, bias, stride, padding)
         return _convolution(x, weight, bias, stride, padding, dilation, transposed,
                             output_padding, groups)
@@ -138,7 +138,7 @@ def _conv_rule(g, s, parents):
     weight = s.weight
     if _tunable(x, weight, s.stride, s.padding, s.dilation, s.transposed, s.groups):
         gx, gw, gb = CONV_BACKWARD_KERNELS(
-            (x.shape, weight.shape, s.stride, s.padding, *mask, x.is_contiguous(),
+            (anchored(x.shape), weight.shape, s.stride, s.padding, *mask, x.is_contiguous(),
              g.is_contiguous(), _threads()),
             g, x, weight, list(s.bias_shape) if kernel_bias else None, s.stride, s.padding, mask)
     else:

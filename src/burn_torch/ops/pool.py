@@ -20,7 +20,7 @@ returns it from ``max_pool*_with_indices``.
 """
 import torch
 
-from .tuning import MAX_EXTRA_BYTES, Tunable
+from .tuning import MAX_EXTRA_BYTES, Tunable, anchored
 from .table import COMPUTE, defop, vjp
 from .kernels import kernel
 
@@ -60,8 +60,8 @@ def _max_pool2d_forward(x, kernel_size, stride, padding, dilation, ceil_mode):
     """``(out, indices)``."""
     if not _small(x):
         return _max_pool2d(x, kernel_size, stride, padding, dilation, ceil_mode)
-    return MAX_POOL2D_KERNELS((x.shape, x.dtype, x.is_contiguous(), kernel_size, stride, padding,
-                               dilation, ceil_mode, _threads()),
+    return MAX_POOL2D_KERNELS((anchored(x.shape), x.dtype, x.is_contiguous(), kernel_size, stride,
+                               padding, dilation, ceil_mode, _threads()),
                               x, kernel_size, stride, padding, dilation, ceil_mode)
 
 
@@ -114,8 +114,8 @@ AVG_POOL2D_BACKWARD_KERNELS = Tunable("avg_pool2d_backward",
 def _avg_pool2d_forward(x, kernel_size, stride, padding, count_include_pad, ceil_mode):
     if not _small(x):
         return _avg_pool2d(x, kernel_size, stride, padding, ceil_mode, count_include_pad)
-    return AVG_POOL2D_KERNELS((x.shape, x.dtype, x.is_contiguous(), kernel_size, stride, padding,
-                               ceil_mode, count_include_pad, _threads()),
+    return AVG_POOL2D_KERNELS((anchored(x.shape), x.dtype, x.is_contiguous(), kernel_size, stride,
+                               padding, ceil_mode, count_include_pad, _threads()),
                               x, kernel_size, stride, padding, ceil_mode, count_include_pad)
 
 
@@ -128,8 +128,9 @@ def _avg_pool2d_grad(g, x, s):
     k, st, p, ceil, cip = s.kernel_size, s.stride, s.padding, s.ceil_mode, s.count_include_pad
     if not _small(x):
         return _avg_pool2d_backward(g, x, k, st, p, ceil, cip)
-    return AVG_POOL2D_BACKWARD_KERNELS((x.shape, x.dtype, x.is_contiguous(), g.is_contiguous(), k,
-                                        st, p, ceil, cip, _threads()), g, x, k, st, p, ceil, cip)
+    return AVG_POOL2D_BACKWARD_KERNELS((anchored(x.shape), x.dtype, x.is_contiguous(),
+                                        g.is_contiguous(), k, st, p, ceil, cip, _threads()),
+                                       g, x, k, st, p, ceil, cip)
 
 
 def _avg_pool2d_rule(g, s):

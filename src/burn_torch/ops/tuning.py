@@ -2,12 +2,13 @@
 controls, the persistence and the documentation of what is tuned and why).
 
 A :class:`Tunable` is an op's set of interchangeable kernels; calling it with a key runs the
-kernel chosen for that key, timing every candidate on the first call's own arguments. The module
-globals ``enabled`` (tuning on or off) and ``TUNABLES`` (every tunable by name) are read and set
-by ``burn_torch.autotune``, which increments ``generation`` whenever a key's kernel may change
-(switching tuning, clearing or loading choices): ``burn_torch.capture`` keys its plans on it (and
-on torch's deterministic mode, under which every tunable runs torch's default), so that a replay
-never runs a kernel that eager would no longer choose.
+kernel chosen for that key, timing every candidate on the first call's own arguments. Keys hold
+input shapes :func:`anchored` to powers of two. The module globals ``enabled`` (tuning on or off)
+and ``TUNABLES`` (every tunable by name) are read and set by ``burn_torch.autotune``, which
+increments ``generation`` whenever a key's kernel may change (switching tuning, clearing or
+loading choices): ``burn_torch.capture`` keys its plans on it (and on torch's deterministic mode,
+under which every tunable runs torch's default), so that a replay never runs a kernel that eager
+would no longer choose.
 """
 from __future__ import annotations
 
@@ -33,6 +34,13 @@ TUNABLES: dict[str, "Tunable"] = {}
 generation = 0
 enabled = os.environ.get("BURN_TORCH_AUTOTUNE", "1").strip().lower() not in ("0", "false", "off",
                                                                                "no")
+
+
+def anchored(shape) -> tuple:
+    """``shape`` with every size rounded up to a power of two: the key part for an input's
+    shape, so that inputs of similar sizes (a variable sequence length, a last smaller batch)
+    share one tuning instead of each paying for its own, as Burn's autotune anchors its keys."""
+    return tuple([1 << (n - 1).bit_length() if n > 1 else n for n in shape])
 
 
 class Tunable:
