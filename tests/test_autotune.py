@@ -81,6 +81,14 @@ def pinned(choices: dict):
             t.cache = cache
 
 
+def _assert_agrees(out, ref, grads, pairs) -> None:
+    """Our output equals torch's ``ref`` and each (our leaf, torch leaf) pair's gradients agree,
+    within float32 rounding."""
+    torch.testing.assert_close(out.to_torch(), ref.detach(), rtol=1e-5, atol=1e-5)
+    for ours, theirs in pairs:
+        torch.testing.assert_close(ours.grad(grads).to_torch(), theirs.grad, rtol=1e-4, atol=1e-4)
+
+
 def _conv_case(options, bias=True, seed=0):
     gen = torch.Generator().manual_seed(seed)
     x = torch.randn(3, 4, 9, 8, generator=gen)
@@ -110,9 +118,7 @@ def test_every_conv2d_kernel_pair_gives_torchs_values_and_gradients(options, bia
     tb = None if b is None else b.clone().requires_grad_()
     ref = tf.conv2d(tx, tw, tb, stride=list(options.stride), padding=list(options.padding))
     (ref * ref).sum().backward()
-    torch.testing.assert_close(out.to_torch(), ref.detach(), rtol=1e-5, atol=1e-5)
-    for ours, theirs in ((bx, tx), (bw, tw)) + (((bb, tb),) if bias else ()):
-        torch.testing.assert_close(ours.grad(grads).to_torch(), theirs.grad, rtol=1e-4, atol=1e-4)
+    _assert_agrees(out, ref, grads, ((bx, tx), (bw, tw)) + (((bb, tb),) if bias else ()))
 
 
 @pytest.mark.parametrize("forward", [0, 1], ids=["fwd_convolution", "fwd_slow_conv2d"])
@@ -132,9 +138,7 @@ def test_every_conv2d_kernel_pair_takes_a_channels_last_input_with_asymmetric_pa
     tx, tw, tb = (t.clone().requires_grad_() for t in (x, w, b))
     ref = tf.conv2d(tf.pad(tx, (0, 1, 1, 2)), tw, tb, stride=(2, 1))
     (ref * ref).sum().backward()
-    torch.testing.assert_close(out.to_torch(), ref.detach(), rtol=1e-5, atol=1e-5)
-    for ours, theirs in ((bx, tx), (bw, tw), (bb, tb)):
-        torch.testing.assert_close(ours.grad(grads).to_torch(), theirs.grad, rtol=1e-4, atol=1e-4)
+    _assert_agrees(out, ref, grads, ((bx, tx), (bw, tw), (bb, tb)))
 
 
 @pytest.mark.parametrize("stride, padding", [(1, 1), (3, 0)], ids=["padded", "strided"])
@@ -153,9 +157,7 @@ def test_every_conv1d_kernel_pair_gives_torchs_values_and_gradients(stride, padd
     tx, tw, tb = (t.clone().requires_grad_() for t in (x, w, b))
     ref = tf.conv1d(tx, tw, tb, stride=stride, padding=padding)
     (ref * ref).sum().backward()
-    torch.testing.assert_close(out.to_torch(), ref.detach(), rtol=1e-5, atol=1e-5)
-    for ours, theirs in ((bx, tx), (bw, tw), (bb, tb)):
-        torch.testing.assert_close(ours.grad(grads).to_torch(), theirs.grad, rtol=1e-4, atol=1e-4)
+    _assert_agrees(out, ref, grads, ((bx, tx), (bw, tw), (bb, tb)))
 
 
 @pytest.mark.parametrize("mask", [(True, True, True), (False, True, True), (True, False, False),

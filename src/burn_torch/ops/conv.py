@@ -71,14 +71,25 @@ def _conv_default(x, weight, bias, stride, padding):
     return _convolution(x, weight, bias, stride, padding, _UNIT[:n], False, _ZERO[:n], 1)
 
 
+def _as_2d(t):
+    """A 1-D convolution's tensor as the 2-D kernels take it (a height-1 view); 2-D as it is."""
+    return t if t.dim() == 4 else t.unsqueeze(2)
+
+
+def _window_2d(weight, stride, padding):
+    """``(kernel_size, stride, padding)`` of the 2-D kernels for a 1-D or 2-D weight."""
+    if weight.dim() == 4:
+        return weight.shape[2:], stride, padding
+    return (1, weight.shape[2]), (1, stride[0]), (0, padding[0])
+
+
 def _conv_slow(x, weight, bias, stride, padding):
     # the _slow_conv2d kernels want contiguous operands (a channels-last x, a gradient from a
     # transposed view): a copy here is part of what tuning times
-    x, weight = x.contiguous(), weight.contiguous()
-    if x.dim() == 4:
-        return _SLOW_CONV2D(x, weight, weight.shape[2:], bias, stride, padding)
-    return _SLOW_CONV2D(x.unsqueeze(2), weight.unsqueeze(2), (1, weight.shape[2]), bias,
-                        (1, stride[0]), (0, padding[0])).squeeze(2)
+    kernel, stride2, padding2 = _window_2d(weight, stride, padding)
+    out = _SLOW_CONV2D(_as_2d(x.contiguous()), _as_2d(weight.contiguous()), kernel, bias, stride2,
+                       padding2)
+    return out if x.dim() == 4 else out.squeeze(2)
 
 
 def _conv_backward_default(g, x, weight, bias_shape, stride, padding, mask):
@@ -88,13 +99,14 @@ def _conv_backward_default(g, x, weight, bias_shape, stride, padding, mask):
 
 
 def _conv_backward_slow(g, x, weight, bias_shape, stride, padding, mask):
-    g, x, weight = g.contiguous(), x.contiguous(), weight.contiguous()
-    if x.dim() == 4:
-        return _SLOW_CONV2D_BACKWARD(g, x, weight, weight.shape[2:], stride, padding, mask)
-    gx, gw, gb = _SLOW_CONV2D_BACKWARD(g.unsqueeze(2), x.unsqueeze(2), weight.unsqueeze(2),
-                                       (1, weight.shape[2]), (1, stride[0]), (0, padding[0]),
+    kernel, stride2, padding2 = _window_2d(weight, stride, padding)
+    gx, gw, gb = _SLOW_CONV2D_BACKWARD(_as_2d(g.contiguous()), _as_2d(x.contiguous()),
+                                       _as_2d(weight.contiguous()), kernel, stride2, padding2,
                                        mask)
-    return (None if gx is None else gx.squeeze(2)), (None if gw is None else gw.squeeze(2)), gb
+    if x.dim() == 3:
+        gx = None if gx is None else gx.squeeze(2)
+        gw = None if gw is None else gw.squeeze(2)
+    return gx, gw, gb
 
 
 CONV_KERNELS = Tunable("conv", {"convolution": _conv_default, "slow_conv2d": _conv_slow})
