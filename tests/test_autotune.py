@@ -19,7 +19,7 @@ from torch.overrides import TorchFunctionMode
 
 from burn_torch import Device, Tensor, autotune, module_ops
 from burn_torch.capture import capture
-from burn_torch.ops import conv, pool, tuning
+from burn_torch.ops import conv, nn as nn_ops, pool, tuning
 
 CPU = Device.cpu()
 AD = CPU.autodiff()
@@ -156,6 +156,22 @@ def test_every_conv1d_kernel_pair_gives_torchs_values_and_gradients(stride, padd
         grads = (out * out).sum().backward()
     tx, tw, tb = (t.clone().requires_grad_() for t in (x, w, b))
     ref = tf.conv1d(tx, tw, tb, stride=stride, padding=padding)
+    (ref * ref).sum().backward()
+    _assert_agrees(out, ref, grads, ((bx, tx), (bw, tw), (bb, tb)))
+
+
+@pytest.mark.parametrize("index", [0, 1], ids=["linear", "contiguous"])
+def test_both_linear_kernels_for_a_non_contiguous_input_give_torchs_values_and_gradients(index):
+    gen = torch.Generator().manual_seed(6)
+    x = torch.randn(7, 3, 5, generator=gen).transpose(0, 1)  # [3, 7, 5], batch-first view
+    w, b = torch.randn(5, 4, generator=gen), torch.randn(4, generator=gen)
+    bx, bw, bb = (Tensor.from_data(t, AD).require_grad() for t in (x, w, b))
+    with pinned({nn_ops.LINEAR_STRIDED_KERNELS: index}), _Calls() as seen:
+        out = module_ops.linear(bx, bw, bb)
+    grads = (out * out).sum().backward()
+    assert ("contiguous" in seen.names) == (index == 1)
+    tx, tw, tb = (t.clone().requires_grad_() for t in (x, w, b))
+    ref = tf.linear(tx, tw.t(), tb)
     (ref * ref).sum().backward()
     _assert_agrees(out, ref, grads, ((bx, tx), (bw, tw), (bb, tb)))
 

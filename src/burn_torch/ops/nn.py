@@ -11,6 +11,7 @@ applied with ``apply1``.
 import torch
 
 from .table import COMPUTE, MEMORY, defop, vjp
+from .tuning import MAX_EXTRA_BYTES, Tunable, anchored
 from .kernels import kernel
 
 aten = torch.ops.aten
@@ -29,6 +30,7 @@ _im2col = torch._C._nn.im2col
 _col2im = torch._C._nn.col2im
 _mm = torch.mm
 _addmm = torch.addmm
+_threads = torch.get_num_threads
 _F_linear = torch.nn.functional.linear
 _matmul = torch.matmul
 _softmax = torch.softmax
@@ -36,19 +38,33 @@ _softmax_backward = torch._softmax_backward_data
 
 
 # ---- linear: y = x @ weight + bias, weight [d_input, d_output] (no transpose, as Burn) ----------
+def _linear_strided(x, weight_t, bias):
+    return _F_linear(x, weight_t, bias)
+
+
+def _linear_contiguous(x, weight_t, bias):
+    return _F_linear(x.contiguous(), weight_t, bias)
+
+
+# An x whose leading dims do not flatten without a copy (a batch-first RNN output) makes torch's
+# matmul run one small GEMM per batch entry against a broadcast weight (bmm); copying x first
+# gives one GEMM (what torch does when x requires torch grad): faster except on small inputs, so
+# the two are tuned (``burn_torch.autotune``)
+LINEAR_STRIDED_KERNELS = Tunable("linear_strided", {"linear": _linear_strided,
+                                                    "contiguous": _linear_contiguous})
+
+
 def _linear_forward(datas):
     # torch's linear takes the weight as [d_output, d_input]: ours, transposed as a view; it
-    # flattens the leading dims of x itself (one kernel call, addmm as for a 2-D x). An x whose
-    # leading dims do not flatten without a copy (a batch-first RNN output) is copied first:
-    # torch's matmul would otherwise run one small GEMM per batch entry against a broadcast
-    # weight (bmm), several times slower than the copy and one GEMM (what it does when x
-    # requires torch grad)
+    # flattens the leading dims of x itself (one kernel call, addmm as for a 2-D x)
     x = datas[0]
     if x.dim() == 2:  # what torch's linear runs for a 2-D x, without transposing the weight twice
         return _mm(x, datas[1]) if len(datas) == 2 else _addmm(datas[2], x, datas[1])
-    if not x.is_contiguous():
-        x = x.contiguous()
-    return _F_linear(x, datas[1].t(), datas[2] if len(datas) == 3 else None)
+    weight, bias = datas[1], datas[2] if len(datas) == 3 else None
+    if x.is_contiguous() or x.numel() * x.element_size() > MAX_EXTRA_BYTES:
+        return _F_linear(x, weight.t(), bias)
+    return LINEAR_STRIDED_KERNELS((anchored(x.shape), weight.shape, x.dtype,
+                                   bias is None, _threads()), x, weight.t(), bias)
 
 
 def _linear_rule(g, s, parents):
