@@ -7,7 +7,9 @@ default ``convolution`` dispatch, which runs oneDNN on CPU float32, or the ``_sl
 im2col+GEMM kernels, several times faster for few input channels or small images), their
 backward likewise, 1-D and 2-D max pooling and average pooling, average pooling's backward (the
 NCHW kernel, or the channels-last kernel behind a layout conversion: both give identical values
-and indices). Candidates compute the same mathematical values; a convolution's candidates may
+and indices), and ``linear`` on an input whose leading dims are not contiguous (a batch-first
+RNN output: torch's per-batch GEMM, or a copy and one GEMM). Candidates compute the same
+mathematical values; a convolution's candidates may
 round float32 sums in a different order, like torch's own backend choices. Pooling is exact
 whichever runs.
 
