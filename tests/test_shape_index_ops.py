@@ -289,6 +289,19 @@ def test_split_follows_burns_sizes():
     assert [values(t) for t in x.split(1, -1)] == [[[0], [2], [4], [6], [8]], [[1], [3], [5], [7], [9]]]
 
 
+def test_split_pieces_are_steps_under_balanced_checkpointing_too():
+    """split computes its pieces with one kernel call, except under BALANCED, where each piece is
+    a narrow step that can be recomputed: both give each piece its own gradient."""
+    weights = Tensor.from_floats([[1.0, 2.0, 3.0, 4.0, 5.0]], CPU)
+    for device in (AD, AD.gradient_checkpointing()):
+        x = Tensor.from_floats([[0.5, -1.0, 2.0, 3.0, -4.0]], device).require_grad()
+        a, b, c = (x * x).split(2, 1)
+        loss = (a * weights.narrow(1, 0, 2)).sum() + (c * weights.narrow(1, 4, 1)).sum()
+        grads = loss.backward()
+        assert values(x.grad(grads)) == [[1.0, -4.0, 0.0, 0.0, -40.0]]
+        assert b.is_tracked() and not b.is_require_grad()
+
+
 def test_split_and_chunk_of_an_empty_dim_give_no_pieces():
     empty = Tensor.zeros([0, 3], AD)
     assert empty.split(2, 0) == []

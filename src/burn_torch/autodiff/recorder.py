@@ -102,6 +102,37 @@ def apply1(op, x, attrs=()):
     return t
 
 
+def apply1_each(op, x, kernel, attrs_seq):
+    """``[apply1(op, x, attrs) for attrs in attrs_seq]``, with every output computed by one call
+    ``kernel(storage of x)``, which must return exactly those outputs, in order (``torch.split``
+    for a split's narrows): one kernel call instead of one per output, the same steps. BALANCED
+    tensors take apply1 (their steps recompute through ``op.forward``)."""
+    if x._ctx is _BALANCED:
+        return [apply1(op, x, attrs) for attrs in attrs_seq]
+    data = x._data
+    prev = _grad_enabled()
+    _set_grad(False)
+    try:
+        outs = kernel(data)
+    except RuntimeError as e:
+        raise kernel_error(op, e, (data,)) from e
+    finally:
+        _set_grad(prev)
+    ctx = x._ctx
+    node = x._node
+    save = op.savers[1] if node is not None and op.differentiable else None
+    new = _Tensor.__new__
+    tensors = []
+    for out, attrs in zip(outs, attrs_seq):
+        t = new(_Tensor)
+        t._data = out
+        t._ctx = ctx
+        t._node = None if save is None else NodeClass(op, (node,), save((data,), out, None, attrs),
+                                                      out.shape, out.dtype)
+        tensors.append(t)
+    return tensors
+
+
 def apply2(op, a, b, attrs=()):
     """Applies a two-input op to tensors ``a`` and ``b``; returns the result tensor."""
     ca = a._ctx

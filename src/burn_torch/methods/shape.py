@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Sequence
 
 from .. import validate
-from ..autodiff.recorder import apply1, apply2, applyn
+from ..autodiff.recorder import apply1, apply1_each, apply2, applyn
 from ..ops import shape as shape_ops
 from .base import TensorBase, check_list, check_scalar, same_kind
 
@@ -198,9 +198,12 @@ class ShapeMethods(TensorBase):
         size = validate.integer("split", "size", size)
         if total and size < 1:
             raise ValueError(f"split: size must be at least 1, got {size} (shape {self.dims()})")
-        narrow = shape_ops.NARROW  # the pieces lie inside the dim by construction: no re-check
-        return [apply1(narrow, self, (d, start, min(size, total - start)))
-                for start in range(0, total, max(size, 1))]
+        if not total:
+            return []
+        # the pieces lie inside the dim by construction: no re-check; one torch.split call
+        return apply1_each(shape_ops.NARROW, self, lambda data: data.split(size, d),
+                           [(d, start, min(size, total - start))
+                            for start in range(0, total, size)])
 
     def chunk(self, n: int, dim: int) -> "list[Tensor]":
         """At most ``n`` pieces along ``dim``, all of ``ceil(size / n)`` entries but the last, as
