@@ -138,7 +138,7 @@ def indices_in_range(op: str, d: int, indices: torch.Tensor, dim_size: int,
     """IndexError unless every entry of ``indices`` lies in ``0..dim_size`` (one min/max
     reduction). Checked for CPU indices only: on an accelerator the check would stall the
     stream, and torch's own device assertion applies."""
-    if indices.device.type != "cpu" or not indices.numel():
+    if not indices.is_cpu or not indices.numel():
         return
     if range_guard is not None:
         range_guard(indices, dim_size)

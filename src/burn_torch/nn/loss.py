@@ -110,10 +110,11 @@ class CrossEntropyLoss(Module):
         """
         if targets.kind is not Int:
             raise TypeError(f"CrossEntropyLoss: targets must be class indices (Int), got {targets.kind}")
-        if logits.rank() != 2 or targets.dims() != logits.dims()[:1]:
+        shape = logits._data.shape
+        if len(shape) != 2 or targets._data.shape != shape[:1]:
             raise ValueError(f"CrossEntropyLoss: expected logits [batch, classes] and targets [batch], "
                              f"got {logits.dims()} and {targets.dims()}")
-        batch, classes = logits.dims()
+        batch, classes = shape
         if self.logits and self.weights is None and self.smoothing is None and not self.pad_tokens:
             return apply1(CROSS_ENTROPY, logits, (targets.to_torch(),))  # one fused step
         mask = self._padding_mask(targets)

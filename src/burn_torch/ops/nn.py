@@ -127,7 +127,7 @@ _FLASH_DTYPES = (torch.float32, torch.float64)
 
 
 def _flash_ok(q, v, mask) -> bool:
-    return (q.device.type == "cpu" and q.dtype in _FLASH_DTYPES and q.shape[-1] == v.shape[-1]
+    return (q.is_cpu and q.dtype in _FLASH_DTYPES and q.shape[-1] == v.shape[-1]
             and (mask is None or not bool(mask.all(-1).any())))
 
 
