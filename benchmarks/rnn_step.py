@@ -7,7 +7,8 @@ output. Each step runs forward, loss and backward and reads the gradient of ever
 Both sides hold the same weights (burn_torch's converted with ``from_torch_module``); burn_torch
 runs each layer's whole sequence as one op-table entry (``lstm``/``gru``), torch runs its
 aten LSTM/GRU kernels. Prints per-size medians (µs) and the ratio burn_torch / torch (target:
-<= 1.0).
+<= 1.0), and the same step through ``burn_torch.capture`` (the modules' parameter tensors passed
+as arguments, as capture needs).
 
 Usage: python benchmarks/rnn_step.py [--quick] [--threads N] [--no-autotune]
 """
@@ -17,10 +18,11 @@ import torch
 import torch.nn.functional as F
 
 from burn_torch import Device, Tensor, nn
+from burn_torch.capture import capture
 from burn_torch.compat import from_torch_module
 from burn_torch.interop import to_torch_layout
 
-from _harness import main, max_abs_diff, time_interleaved
+from _harness import main, max_abs_diff, time_sides
 
 # (kind, B, T, H, V or D)
 SIZES = [("lstm", 8, 16, 32, 100), ("lstm", 20, 35, 200, 1000),
@@ -48,13 +50,17 @@ def _in_torch_layout(modules, torch_modules, grads):
     return out
 
 
-def _run(torch_step, burn_step, modules, torch_modules, rounds, inner):
-    """Guards (gradients equal in torch's layout), then times the two steps, which read every
-    gradient (torch: ``p.grad``; burn_torch: ``param.grad(grads)``)."""
+def _run(torch_step, burn_step, captured_step, modules, torch_modules, rounds, inner):
+    """Guards (gradients equal in torch's layout; the captured replay bit-equal to eager), then
+    times the three steps, which read every gradient (torch: ``p.grad``; burn_torch:
+    ``param.grad(grads)``)."""
     worst = max_abs_diff(torch_step(), _in_torch_layout(modules, torch_modules, burn_step()))
     assert worst < 1e-4, f"gradients disagree by {worst}"
-    tt, tb = time_interleaved(torch_step, burn_step, rounds, inner)
-    return tt, tb, worst
+    captured_step()  # the recording call
+    assert all(torch.equal(a, b) for a, b in zip(burn_step(), captured_step(), strict=True)), \
+        "captured replay is not bit-equal to eager"
+    tt, tb, tc = time_sides((torch_step, burn_step, captured_step), rounds, inner)
+    return tt, tb, worst, tc
 
 
 def _leaves(modules):
@@ -79,12 +85,14 @@ def bench_lstm(B, T, H, V, rounds, inner):
     b_mods = [b_emb, b_lstm, b_dec]
     leaves = _leaves(b_mods)
 
-    def burn_step():
+    def burn_step_on(*params):  # the modules' own parameter tensors
         out, _ = b_lstm.forward(b_emb.forward(b_tokens))
         grads = LOSS.forward(b_dec.forward(out).reshape([B * T, V]), b_targets).backward()
-        return [p.grad(grads).to_torch() for p in leaves]
+        return [p.grad(grads).to_torch() for p in params]
 
-    return _run(torch_step, burn_step, b_mods, t_mods, rounds, inner)
+    captured = capture(burn_step_on)
+    return _run(torch_step, lambda: burn_step_on(*leaves), lambda: captured(*leaves), b_mods,
+                t_mods, rounds, inner)
 
 
 def bench_gru(B, T, H, D, rounds, inner):
@@ -101,11 +109,13 @@ def bench_gru(B, T, H, D, rounds, inner):
 
     leaves = _leaves([b_gru])
 
-    def burn_step():
+    def burn_step_on(*params):  # the module's own parameter tensors
         grads = b_gru.forward(bx).square().mean().backward()
-        return [p.grad(grads).to_torch() for p in leaves]
+        return [p.grad(grads).to_torch() for p in params]
 
-    return _run(torch_step, burn_step, [b_gru], [gru], rounds, inner)
+    captured = capture(burn_step_on)
+    return _run(torch_step, lambda: burn_step_on(*leaves), lambda: captured(*leaves), [b_gru],
+                [gru], rounds, inner)
 
 
 def bench(kind, B, T, H, X, rounds, inner):

@@ -12,7 +12,7 @@ from burn_torch.activation import relu
 from burn_torch.capture import CaptureDivergenceError, capture
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "benchmarks"))
-import cnn_step, gpt_step, mlp_step, mnist_cnn_step, transformer_step  # noqa: E402
+import cnn_step, gpt_step, mlp_step, mnist_cnn_step, rnn_step, transformer_step  # noqa: E402
 
 CPU = Device.cpu()
 AD = CPU.autodiff()
@@ -95,6 +95,39 @@ def test_mnist_benchmark_step_replays_bit_equal():
                                           torch.randint(0, 10, (2,), generator=gen),
                                           mnist_cnn_step.make_params(2, 3, 4, seed))
     _replays_bit_equal(mnist_cnn_step.burn_step, args)
+
+
+def test_lstm_language_model_benchmark_step_replays_bit_equal():
+    """The rnn_step LSTM model (two layers, one ``lstm`` op each, oneDNN's kernels): the modules'
+    parameters are the arguments; the replay runs on other tokens and targets."""
+    torch.manual_seed(0)
+    torch_modules = (torch.nn.Embedding(11, 6), torch.nn.LSTM(6, 6, 2, batch_first=True),
+                     torch.nn.Linear(6, 11))
+    emb, lstm, dec = (rnn_step.from_torch_module(m, AD) for m in torch_modules)
+    params = rnn_step._leaves([emb, lstm, dec])
+
+    def step(tokens, targets, *params):
+        out, _ = lstm.forward(emb.forward(tokens))
+        grads = rnn_step.LOSS.forward(dec.forward(out).reshape([15, 11]), targets).backward()
+        return [p.grad(grads) for p in params]
+
+    def args(seed):
+        gen = torch.Generator().manual_seed(seed)
+        return (Tensor.from_data(torch.randint(0, 11, (3, 5), generator=gen), CPU),
+                Tensor.from_data(torch.randint(0, 11, (15,), generator=gen), CPU), *params)
+    _replays_bit_equal(step, args)
+
+
+def test_gru_benchmark_step_replays_bit_equal():
+    torch.manual_seed(0)
+    gru = rnn_step.from_torch_module(torch.nn.GRU(4, 6, batch_first=True), AD)
+    params = rnn_step._leaves([gru])
+
+    def step(x, *params):
+        grads = gru.forward(x).square().mean().backward()
+        return [p.grad(grads) for p in params]
+
+    _replays_bit_equal(step, lambda seed: (_const(3, 5, 4, seed=seed), *params))
 
 
 def test_balanced_checkpointing_step_replays_bit_equal():
