@@ -50,16 +50,21 @@ def time_interleaved(torch_step: Callable[[], object], burn_step: Callable[[], o
 
 def run(torch_step: Callable[[], Sequence[torch.Tensor]],
         burn_step: Callable[[], Sequence[torch.Tensor]], rounds: int, inner: int,
-        tolerance: float, captured_step: Callable[[], Sequence[torch.Tensor]] | None = None
+        tolerance: float, captured_step: Callable[[], Sequence[torch.Tensor]] | None = None,
+        in_torch_layout: Callable[[Sequence[torch.Tensor]], Sequence[torch.Tensor]] | None = None
         ) -> tuple:
     """Guards then times one configuration; returns (torch s, burn s, max diff) per step, and
     the captured step's s as a fourth entry when ``captured_step`` is given.
 
-    Each step returns its gradients as torch tensors, in the same order and layout on both sides.
+    Each step returns its gradients as torch tensors, in the same order and layout on both sides,
+    or, with ``in_torch_layout``, burn_torch's in its own layout and order, which that function
+    maps to torch's for the check only (a conversion that copies is then not timed).
     Raises AssertionError when they differ by ``tolerance`` or more, or when the captured step's
     gradients (checked on its replay, after the recording call) are not bit-equal to eager's.
     """
-    worst = max_abs_diff(torch_step(), burn_step())
+    burn_grads = burn_step()
+    worst = max_abs_diff(torch_step(), burn_grads if in_torch_layout is None
+                         else in_torch_layout(burn_grads))
     assert worst < tolerance, f"gradients disagree by {worst} (tolerance {tolerance})"
     if captured_step is None:
         tt, tb = time_interleaved(torch_step, burn_step, rounds, inner)

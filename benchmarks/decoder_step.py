@@ -5,8 +5,10 @@ heads, N layers (d_ff = 4D, GELU, post-norm, dropout 0): Burn's ``nn.Transformer
 ``TransformerDecoderInput``, a causal target mask from ``generate_autoregressive_mask`` and a
 memory padding mask) against ``torch.nn.TransformerDecoder`` holding the same weights (loaded
 through ``load_torch_state_dict``); the loss is the sum of the output times a fixed cotangent;
-backward; the gradient of every parameter, of the target and of the memory read out. Prints
-per-size medians (µs) and the ratio burn_torch / torch autograd (target: <= 1.0).
+backward; the gradient of every parameter, of the target and of the memory read out (burn_torch's
+in its own layout: the conversion to torch's for the check is not timed). Prints
+per-size medians (µs) and the ratio burn_torch / torch autograd (target: <= 1.0), and the same
+step through ``burn_torch.capture`` (the model's parameter tensors passed as arguments).
 
 Usage: python benchmarks/decoder_step.py [--quick] [--threads N] [--no-autotune]
 """
@@ -15,6 +17,7 @@ from __future__ import annotations
 import torch
 
 from burn_torch import Device, Tensor, nn
+from burn_torch.capture import capture
 from burn_torch.interop import load_torch_state_dict, to_torch_layout
 
 from _harness import main, run
@@ -55,16 +58,22 @@ def bench(B: int, T: int, M: int, D: int, H: int, N: int, rounds: int, inner: in
     b_memory = Tensor.from_data(memory, ad).require_grad()
     params = list(model.named_params())
 
-    def burn_step():
-        inp = nn.TransformerDecoderInput(b_target, b_memory).target_mask_attn(b_mask)
+    def burn_step_on(target, memory, *param_values):  # the model's own parameter tensors
+        inp = nn.TransformerDecoderInput(target, memory).target_mask_attn(b_mask)
         out = model.forward(inp.memory_mask_pad(b_pad))
         grads = (out * b_cot).sum().backward()
-        by_path = {path: p.val().grad(grads).to_torch() for path, p in params}
-        torch_layout = to_torch_layout(model, by_path)
-        return [b_target.grad(grads).to_torch(), b_memory.grad(grads).to_torch()] + [
-            torch_layout[n] for n in names]
+        return [t.grad(grads).to_torch() for t in (target, memory, *param_values)]
 
-    return run(torch_step, burn_step, rounds, inner, tolerance=1e-3)
+    def in_torch_layout(grads):
+        by_path = {path: g for (path, _), g in zip(params, grads[2:])}
+        torch_layout = to_torch_layout(model, by_path)
+        return grads[:2] + [torch_layout[n] for n in names]
+
+    values = [p.val() for _, p in params]
+    captured = capture(burn_step_on)
+    return run(torch_step, lambda: burn_step_on(b_target, b_memory, *values), rounds, inner,
+               tolerance=1e-3, captured_step=lambda: captured(b_target, b_memory, *values),
+               in_torch_layout=in_torch_layout)
 
 
 if __name__ == "__main__":
