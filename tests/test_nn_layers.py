@@ -340,6 +340,17 @@ def test_mha_dropout_applies_to_scores_before_softmax():
     torch.testing.assert_close(weights.sum(-1), torch.ones(2, 2, 6))  # rows still sum to one
 
 
+def test_mha_weights_are_one_step_unless_dropout_is_active():
+    """Without active dropout the weights are one ``mha_weights`` step (Burn's five ops' values,
+    fewer kernels and steps); with dropout in training, Burn's composed ops (dropout sits between
+    the scaling and the masks)."""
+    x = Tensor.from_data(randn(2, 3, 4), AD).require_grad()
+    for prob, last_step in ((0.0, "mha_weights"), (0.5, "softmax")):
+        mha = nn.MultiHeadAttentionConfig(4, 2).with_dropout(prob).init(AD).train()
+        weights = mha.forward(nn.MhaInput.self_attn(x)).weights
+        assert weights._node.op.name == last_step
+
+
 def test_lstm_reverse_processes_the_sequence_backwards():
     CPU.seed(3)
     forward = nn.LstmConfig(2, 3, True).init(CPU)

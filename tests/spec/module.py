@@ -17,6 +17,7 @@ import torch
 import torch.nn.functional as tf
 
 from burn_torch import Tensor, module_ops as mo, nn
+from burn_torch.nn.attention import mha_weights
 from burn_torch.module_ops import (ConvOptions, ConvTransposeOptions, GridSampleOptions,
                                    GridSamplePaddingMode, InterpolateMode, InterpolateOptions,
                                    PaddedConvOptions, UnfoldOptions)
@@ -344,6 +345,30 @@ def _bool(mask, like):
     return Tensor.from_data(mask, like.device())
 
 
+def _mha_weights_ref(q, k, pad=None, attn=None):
+    """Burn's MultiHeadAttention weights as its five ops: ``q kᵀ / sqrt(d_k)``, the padding then
+    the attention mask filled with ``min_float`` (-1e4), softmax over the keys."""
+    scores = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])
+    batch, _, seq_q, seq_k = scores.shape
+    if pad is not None:
+        scores = scores.masked_fill(pad.reshape(batch, 1, 1, seq_k), -1e4)
+    if attn is not None:
+        scores = scores.masked_fill(attn.reshape(batch, 1, seq_q, seq_k), -1e4)
+    return scores.softmax(-1)
+
+
+def _mha_weights(pad=None, attn=None):
+    def fn(q, k):
+        return mha_weights(q, k, None if pad is None else _bool(pad, q),
+                           None if attn is None else _bool(attn, q), math.sqrt(q.dims()[-1]), -1e4)
+    return fn
+
+
+_PAD = torch.tensor([[False, False, True, False, True], [True, False, False, False, False]])
+_ATTN = _MASK[0].clone()  # [2, 3, 5]
+_ATTN[1, 0] = True  # batch 1's first query: every key masked, uniform weights (Burn's min_float)
+
+
 NN_ROWS = [
     # grid locations avoid the pixel centres and edges, where bilinear weights have kinks
     Row("grid_sample_2d", lambda x, g: x.grid_sample_2d(g),
@@ -450,6 +475,18 @@ NN_ROWS = [
         (K(1, 2, 3, 4), F(1, 2, 5, 4), F(1, 2, 5, 3)), variant="fallback, q constant"),
     Row("attention", lambda q, k, v: mo.attention(q, k, v), _attention_ref,
         (K(1, 2, 3, 4), K(1, 2, 5, 4), F(1, 2, 5, 3)), variant="fallback, v only tracked"),
+
+    # ---- Burn's MultiHeadAttention weights (no dropout): one mha_weights step ----
+    Row("mha_weights", _mha_weights(), _mha_weights_ref, (F(2, 2, 3, 4), F(2, 2, 5, 4)),
+        variant="no mask"),
+    Row("mha_weights", _mha_weights(pad=_PAD), lambda q, k: _mha_weights_ref(q, k, _PAD),
+        (F(2, 2, 3, 4), F(2, 2, 5, 4)), variant="padding mask"),
+    Row("mha_weights", _mha_weights(attn=_ATTN), lambda q, k: _mha_weights_ref(q, k, None, _ATTN),
+        (F(2, 2, 3, 4), F(2, 2, 5, 4)), variant="attention mask, a fully masked row"),
+    Row("mha_weights", _mha_weights(_PAD, _ATTN), lambda q, k: _mha_weights_ref(q, k, _PAD, _ATTN),
+        (F(2, 2, 3, 4), K(2, 2, 5, 4)), variant="both masks, key constant"),
+    Row("mha_weights", _mha_weights(pad=_PAD), lambda q, k: _mha_weights_ref(q, k, _PAD),
+        (K(2, 2, 3, 4), F(2, 2, 5, 4)), variant="query constant"),
 
     # ---- Burn 0.21's options: additive bias (tracked, broadcast), softcap, causal, scale ----
     Row("attention", lambda q, k, v, b: mo.attention(q, k, v, None, b),

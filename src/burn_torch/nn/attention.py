@@ -13,6 +13,9 @@ from dataclasses import dataclass, replace
 from typing import NamedTuple
 
 from .. import validate
+from ..autodiff.recorder import apply2
+from ..methods.index import as_mask
+from ..ops import nn as nn_ops
 from ..functional.activation import quiet_softmax, softmax
 from ..device import Device
 from ..module import Config, Module
@@ -87,6 +90,25 @@ class MhaOutput(NamedTuple):
     context: Tensor
 
 
+def mha_weights(query: Tensor, key: Tensor, mask_pad: Tensor | None, mask_attn: Tensor | None,
+                divisor: float, fill: float) -> Tensor:
+    """``softmax(mask_fill(query keyᵀ / divisor), dim=3)`` as one step (the ``mha_weights``
+    op-table entry), the masked scores set to ``fill``: the weights of :class:`MultiHeadAttention`
+    without dropout. ``query`` ``[batch, heads, seq_q, d_k]``, ``key`` ``[batch, heads, seq_k,
+    d_k]``; the Bool masks, True where masked, ``mask_pad`` ``[batch, seq_k]`` and ``mask_attn``
+    ``[batch, seq_q, seq_k]`` (shapes checked by the module). TypeError for a mask that is not
+    Bool."""
+    batch, _, seq_q, _ = query._data.shape
+    seq_k = key._data.shape[2]
+    mask = None
+    if mask_pad is not None:
+        mask = as_mask(mask_pad, "mask_fill").reshape(batch, 1, 1, seq_k)
+    if mask_attn is not None:
+        attn = as_mask(mask_attn, "mask_fill").reshape(batch, 1, seq_q, seq_k)
+        mask = attn if mask is None else mask | attn
+    return apply2(nn_ops.MHA_WEIGHTS, query, key, (mask, divisor, fill))
+
+
 class MultiHeadAttention(Module):
     """Multi-head attention (Attention Is All You Need), Burn's fields: the Linear layers
     ``query``, ``key``, ``value``, ``output`` (weights ``[d_model, d_model]`` in Burn's ``[in,
@@ -134,7 +156,13 @@ class MultiHeadAttention(Module):
         return MhaOutput(weights, cache.output.forward(context, self.output.forward))
 
     def _weights(self, query: Tensor, key: Tensor, input: MhaInput) -> Tensor:
-        """Burn's order: scaled scores, dropout, masks (``min_float``), softmax over keys."""
+        """Burn's order: scaled scores, dropout, masks (``min_float``), softmax over keys. Without
+        active dropout and with the plain softmax: one :func:`mha_weights` step (the same
+        values, fewer kernels and steps)."""
+        if not self.quiet_softmax and not (self.dropout.is_active(query)
+                                           or self.dropout.is_active(key)):
+            return mha_weights(query, key, input.mask_pad_tensor, input.mask_attn_tensor,
+                               math.sqrt(self.d_k), self.min_float)
         batch, _, seq_q, _ = query.dims()
         seq_k = key.dims()[2]
         scores = self.dropout.forward(query.matmul(key.transpose()) / math.sqrt(self.d_k))

@@ -35,9 +35,14 @@ class Dropout(Module):
         self.prob = prob
         self.training = TrainingFlag() if training is None else training
 
+    def is_active(self, input: Tensor) -> bool:
+        """Whether :meth:`forward` would drop entries of ``input``: in training, on an autodiff
+        tensor, with a non-zero ``prob``."""
+        return self.training.is_training() and input.is_autodiff() and self.prob != 0.0
+
     def forward(self, input: Tensor) -> Tensor:
         """The input with dropout applied (unchanged when inactive), same shape."""
-        if not self.training.is_training() or not input.is_autodiff() or self.prob == 0.0:
+        if not self.is_active(input):
             return input
         keep = 1.0 - self.prob
         mask = input.random_like(Distribution.bernoulli(keep))

@@ -1,5 +1,5 @@
 """Neural-network module ops (Burn's ``tensor::module``): linear, embedding, interpolate, unfold4d,
-fold4d, pixel (un)shuffle and attention. Convolutions live in ``ops.conv``, pooling in ``ops.pool``.
+fold4d, pixel (un)shuffle, attention and the weights of Burn's ``MultiHeadAttention``. Convolutions live in ``ops.conv``, pooling in ``ops.pool``.
 
 ``linear`` gets its inputs as one tuple (``forward(datas, *attrs)`` with ``(x, weight)`` or
 ``(x, weight, bias)``: the bias may be absent; applied with ``applyn``, or ``apply3`` with a
@@ -226,6 +226,32 @@ PIXEL_UNSHUFFLE = defop("pixel_unshuffle", torch.pixel_unshuffle, MEMORY, attrs=
 ATTENTION = defop("attention", _attention_forward, COMPUTE, inputs=("q", "k", "v", "attn_bias"),
                   attrs=("mask", "scale", "softcap", "causal"), residuals=_ATTENTION_RESIDUALS,
                   fused=_attention_rule, needs=(_ATTENTION_NEEDS,) * 4)
+
+
+# ---- mha_weights: Burn's MultiHeadAttention weights, softmax(mask_fill(q kᵀ / divisor, mask, fill))
+# over the keys, as one step: the scores are divided and masked in place (Burn's module composes
+# five ops, each allocating a scores-sized tensor and holding a step); the rule is torch's softmax
+# backward, zeroed where masked and divided in place, then the two matmuls. attrs: (mask, divisor,
+# fill), ``mask`` a Bool tensor broadcastable to the scores (True: masked) or None.
+def _mha_weights_forward(q, k, mask, divisor, fill):
+    scores = _matmul(q, k.transpose(-2, -1)).div_(divisor)
+    if mask is not None:
+        scores.masked_fill_(mask, fill)
+    return _softmax(scores, -1)
+
+
+def _mha_weights_rule(g, s, parents):
+    gs = _softmax_backward(g, s.out, -1, g.dtype)
+    if s.mask is not None:
+        gs.masked_fill_(s.mask, 0.0)
+    gs.div_(s.divisor)
+    return (_matmul(gs, s.k) if parents[0] is not None else None,
+            _matmul(gs.transpose(-2, -1), s.q) if parents[1] is not None else None)
+
+
+MHA_WEIGHTS = defop("mha_weights", _mha_weights_forward, COMPUTE, inputs=("q", "k"),
+                    attrs=("mask", "divisor", "fill"), fused=_mha_weights_rule,
+                    needs=(("k", "out"), ("q", "out")))
 
 
 # ---- grid_sample_2d: attrs (mode, padding_mode, align_corners) as torch's integer codes --------
