@@ -12,7 +12,7 @@ weights (max abs difference below a tolerance) before anything is timed. Timing 
 blocks of steps of each side (``_harness.time_interleaved``) and prints steps/second and the
 ratio burn_torch time / torch time (target: <= 1.0).
 
-Usage: python benchmarks/train_step.py [--quick] [--threads N] [--steps N]
+Usage: python benchmarks/train_step.py [--quick] [--threads N] [--steps N] [--no-autotune]
 """
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ import argparse
 
 import torch
 
-from burn_torch import Device, Tensor, nn, optim
+from burn_torch import Device, Tensor, autotune, nn, optim
 from burn_torch.compat import load_torch_state_dict, to_torch_state_dict
 from burn_torch.module import Module
 
@@ -152,13 +152,17 @@ def main() -> None:
     ap.add_argument("--quick", action="store_true", help="fewer rounds (a smoke run)")
     ap.add_argument("--threads", type=int, default=None, help="torch intra-op threads")
     ap.add_argument("--steps", type=int, default=20, help="steps of the correctness guard")
+    ap.add_argument("--no-autotune", action="store_true",
+                    help="burn_torch runs torch's default kernels (the same kernels as torch)")
     args = ap.parse_args()
     if args.threads:
         torch.set_num_threads(args.threads)
+    if args.no_autotune:
+        autotune.set_enabled(False)
     torch.manual_seed(0)
     rounds, inner = (3, 5) if args.quick else (11, 20)
     print(f"torch {torch.__version__}, {torch.get_num_threads()} threads, Adam lr={LR}, "
-          f"guard: {args.steps} steps")
+          f"guard: {args.steps} steps, autotune {'off' if args.no_autotune else 'on'}")
     print(f"{'model':>28} | {'torch steps/s':>13} | {'burn_torch steps/s':>18} | {'ratio':>6} | "
           f"max|weight diff|")
     for name, make_burn, make_torch, x, y in cases():
