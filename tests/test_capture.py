@@ -7,7 +7,8 @@ import sys
 import pytest
 import torch
 
-from burn_torch import Device, GradientCheckpointingStrategy, Gradients, GraphConsumedError, Tensor
+from burn_torch import (Device, GradientCheckpointingStrategy, Gradients, GraphConsumedError, Tensor,
+                        nn)
 from burn_torch.activation import relu
 from burn_torch.capture import CaptureDivergenceError, capture
 
@@ -128,6 +129,25 @@ def test_gru_benchmark_step_replays_bit_equal():
         return [p.grad(grads) for p in params]
 
     _replays_bit_equal(step, lambda seed: (_const(3, 5, 4, seed=seed), *params))
+
+
+def test_transformer_decoder_benchmark_step_replays_bit_equal():
+    """decoder_step's model (Burn's TransformerDecoder: masked self-attention and padded cross
+    attention through mha_weights): the parameters are arguments; the replay runs on another
+    target and memory."""
+    torch.manual_seed(0)
+    model = nn.TransformerDecoderConfig(8, 16, 2, 2).with_dropout(0.0).init(AD).train()
+    params = [p.val() for _, p in model.named_params()]
+    mask = nn.generate_autoregressive_mask(2, 3, AD)
+    pad = Tensor.from_data(torch.tensor([[False, False, False, True], [False] * 4]), AD)
+
+    def step(target, memory, *params):
+        inp = nn.TransformerDecoderInput(target, memory).target_mask_attn(mask)
+        grads = model.forward(inp.memory_mask_pad(pad)).square().sum().backward()
+        return [t.grad(grads) for t in (target, memory, *params)]
+
+    _replays_bit_equal(step, lambda seed: (_leaf(2, 3, 8, seed=seed), _leaf(2, 4, 8, seed=seed + 1),
+                                           *params))
 
 
 def test_balanced_checkpointing_step_replays_bit_equal():
