@@ -15,7 +15,7 @@ import torch
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from burn_torch import Device, IndexingUpdateOp, Int, Tensor
+from burn_torch import Device, IndexingUpdateOp, Int, Tensor, debug_mode
 from burn_torch.autodiff.graph import new_leaf
 from burn_torch.testing import assert_grads_match_torch, covers
 from burn_torch.testing.strategies import dims, float_arrays, masks, shapes
@@ -300,6 +300,49 @@ def test_split_pieces_are_steps_under_balanced_checkpointing_too():
         grads = loss.backward()
         assert values(x.grad(grads)) == [[1.0, -4.0, 0.0, 0.0, -40.0]]
         assert b.is_tracked() and not b.is_require_grad()
+
+
+def _sliced_sum_rows(x, pieces_first: bool):
+    """``y = 2x`` read by a full-tensor consumer and by two narrow pieces; ``pieces_first``
+    records the pieces after the full consumer, so backward reaches them first."""
+    y = x * 2.0
+    whole = (y * y).sum()
+    parts = (y.narrow(1, 0, 2) * 3.0).sum() + (y.narrow(1, 1, 2) * y.narrow(1, 1, 2)).sum()
+    return whole + parts if pieces_first else parts + whole
+
+
+@pytest.mark.parametrize("pieces_first", [True, False])
+def test_slice_gradients_add_into_their_region_of_a_shared_input(pieces_first):
+    """A slicing op's gradient is added into its region of its input's gradient: whether the
+    regions arrive before or after a gradient of the whole tensor (an engine-made sum, or one a
+    rule passed on that must not be written into), the sum is torch's."""
+    x = np.array([[0.5, -1.0, 2.0], [3.0, 0.25, -2.0]])
+    ours = leaf(x)
+    got = ours.grad(_sliced_sum_rows(ours, pieces_first).backward())
+    xt = torch.tensor(x, requires_grad=True)
+    y = xt * 2.0
+    ((y * y).sum() + (y[:, 0:2] * 3.0).sum() + (y[:, 1:3] * y[:, 1:3]).sum()).backward()
+    np.testing.assert_allclose(values(got), xt.grad.numpy(), rtol=1e-12)
+
+
+def test_a_passed_on_gradient_is_not_written_into_by_a_slice_gradient():
+    """``a + b`` hands both inputs the same gradient tensor; a slice of ``a`` then adds into a
+    copy of it, never into the tensor ``b`` also received."""
+    a, b = leaf([1.0, 2.0, 3.0]), leaf([4.0, 5.0, 6.0])
+    piece = a.narrow(0, 1, 1)  # recorded first: backward reaches it after the sum
+    grads = ((a + b) * 2.0 + piece * 10.0).sum().backward()
+    assert values(a.grad(grads)) == [2.0, 32.0, 2.0]
+    assert values(b.grad(grads)) == [2.0, 2.0, 2.0]
+
+
+def test_split_gradients_are_dense_for_backward_hooks():
+    """Hooks (here debug mode's exactness and finiteness checks) see dense gradients of the
+    input's shape, never a region."""
+    with debug_mode():
+        x = leaf([[1.0, 2.0, 3.0, 4.0]])
+        a, b = (x * x).split(2, 1)
+        grads = (a * 3.0 + b).sum().backward()
+    assert values(x.grad(grads)) == [[6.0, 12.0, 6.0, 8.0]]
 
 
 def test_split_and_chunk_of_an_empty_dim_give_no_pieces():

@@ -3,9 +3,9 @@
 The engine owns what every op shares: it visits the steps in reverse topological order, calls
 the rules of each step's tracked inputs (the op table's per-input ``vjp`` rules, or its fused
 rule), reduces every gradient of an entry that is not ``exact`` to its input's shape and dtype
-(``unbroadcast``), sums gradients reached by several
-paths, frees saved values and intermediate gradients as soon as they are used, and hands the
-gradients of retaining leaves back. Distributed sync and memory tracking take part through
+(``unbroadcast``), sums gradients reached by several paths (a slicing op's gradient, an
+``ops.region.Region``, into its region of its input's), frees saved values and intermediate
+gradients as soon as they are used, and hands the gradients of retaining leaves back. Distributed sync and memory tracking take part through
 ``hooks``; the engine imports neither.
 """
 from __future__ import annotations
@@ -18,6 +18,7 @@ import torch
 from ..errors import GraphConsumedError
 from . import hooks as _hooks
 from .checkpoint import Checkpoint, Recomputer
+from ..ops.region import Region
 from ..ops.table import PASS
 from .graph import Node
 from .unbroadcast import unbroadcast
@@ -27,6 +28,7 @@ _set_grad = torch._C._set_grad_enabled
 _lock = threading.Lock()
 _node_id = operator.attrgetter("id")
 _pass = PASS.fn  # the rule that passes the output gradient through: used as is, not called
+_Region = Region  # a slicing op's gradient: added into its region of the input's (ops.region)
 
 
 def _consumed_error(p) -> GraphConsumedError:
@@ -190,6 +192,9 @@ def run_backward(root: Node, seed: torch.Tensor) -> dict[int, torch.Tensor]:
                     computed = op.fused(g, saved, parents) if rules is None else tuple(
                         [None if p is None else g if r is passthrough else r(g, saved)
                          for p, r in zip(parents, rules)])
+                    if hooks:  # hooks see dense gradients
+                        computed = tuple([pg.dense() if pg.__class__ is _Region else pg
+                                          for pg in computed])
             except Exception as e:
                 raise step_error(node, g, e) from e
             if hooks:
@@ -207,6 +212,17 @@ def run_backward(root: Node, seed: torch.Tensor) -> dict[int, torch.Tensor]:
                     else:
                         pg = computed[i]
                     if pg is None:
+                        continue
+                    if pg.__class__ is _Region:  # into its region of p's gradient
+                        cur = get(p)
+                        if cur is None:
+                            grads[p] = pg.dense()
+                            owned.add(p)
+                        else:
+                            if p not in owned:
+                                cur = grads[p] = cur.clone()
+                                owned.add(p)
+                            pg.add_to(cur)
                         continue
                     if not exact:
                         # a rule's gradient has the output's shape and dtype: only a parent of

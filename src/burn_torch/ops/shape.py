@@ -1,11 +1,11 @@
 """Shape and layout ops: views, slicing, concatenation, repetition, windows. All memory-bound."""
 import torch
 
+from .region import Region
 from .table import MEMORY, PASS, defop, vjp
 from .kernels import kernel
 
 aten = torch.ops.aten
-_PAD = torch.constant_pad_nd
 _UNFOLD_BACKWARD = kernel(aten.unfold_backward.default)
 
 
@@ -27,9 +27,7 @@ def _region(t, index, flips):
 
 
 def _slice_rule(g, s):
-    z = g.new_zeros(s.x_shape)
-    z[s.index] = g.flip(s.flips) if s.flips else g
-    return z
+    return Region(g.flip(s.flips) if s.flips else g, s.index, s.x_shape)
 
 
 def _cleared(g, index):
@@ -52,12 +50,13 @@ def _slice_fill_forward(x, index, value):
 
 
 def _narrow_rule(g, s):
-    """``g`` zero-padded back to the input's size along ``dim``: one constant-pad kernel (torch's
-    ``slice_backward`` fills a zero tensor, then copies into it: two kernels and more calls)."""
+    """``g`` as the region ``start..start+length`` of ``dim``; made dense, one constant-pad
+    kernel (torch's ``slice_backward`` fills a zero tensor, then copies into it: two kernels)."""
     x_shape = s.x_shape
     d = s.dim
     start = s.start
-    return _PAD(g, (0, 0) * (len(x_shape) - 1 - d) + (start, x_shape[d] - start - s.length))
+    return Region(g, (slice(None),) * d + (slice(start, start + s.length),), x_shape,
+                  (0, 0) * (len(x_shape) - 1 - d) + (start, x_shape[d] - start - s.length))
 
 
 def _repeat_rule(g, s):
