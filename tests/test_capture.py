@@ -13,7 +13,8 @@ from burn_torch.activation import relu
 from burn_torch.capture import CaptureDivergenceError, capture
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "benchmarks"))
-import cnn_step, gpt_step, mlp_step, mnist_cnn_step, rnn_step, transformer_step  # noqa: E402
+import cnn_step, gpt_step, mlp_step, mnist_cnn_step, rnn_step  # noqa: E402
+import sequence_loop_step, transformer_step  # noqa: E402
 
 CPU = Device.cpu()
 AD = CPU.autodiff()
@@ -148,6 +149,14 @@ def test_transformer_decoder_benchmark_step_replays_bit_equal():
 
     _replays_bit_equal(step, lambda seed: (_leaf(2, 3, 8, seed=seed), _leaf(2, 4, 8, seed=seed + 1),
                                            *params))
+
+
+def test_sequence_loop_benchmark_step_replays_bit_equal():
+    def args(seed):
+        gen = torch.Generator().manual_seed(seed)
+        values = [torch.randn(2, 5, 3, generator=gen), *sequence_loop_step.make_params(3, 4, seed)]
+        return [Tensor.from_data(t, AD).require_grad() for t in values]
+    _replays_bit_equal(sequence_loop_step.burn_step, args)
 
 
 def test_balanced_checkpointing_step_replays_bit_equal():
