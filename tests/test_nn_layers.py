@@ -12,7 +12,7 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from burn_torch import DType, Device, Float, Tensor, nn, optim
+from burn_torch import DType, Device, Distribution, Float, Tensor, nn, optim
 from burn_torch.compat import load_torch_state_dict, to_torch_state_dict
 from burn_torch.module import Module, ModuleMapper, Param
 
@@ -381,6 +381,22 @@ def test_dropout_in_training_zeroes_entries_and_scales_the_rest():
     kept = values != 0
     assert torch.all(values[kept] == 1 / 0.75) and abs(kept.float().mean().item() - 0.75) < 0.02
     assert torch.equal(x.grad(out.sum().backward()).to_torch(), kept.float() / 0.75)
+
+
+def test_dropout_is_one_step_with_burns_values_bit_for_bit():
+    """``input * (mask * scale)``, one recorded step, equals Burn's ``input * mask * scale`` and
+    its gradient, for signed, infinite and NaN entries alike."""
+    x = Tensor.from_data(torch.tensor([[-1.5, 2.0, -0.0, float("inf"), float("nan"), 3.25]] * 8),
+                         AD).require_grad()
+    AD.seed(3)
+    out = nn.DropoutConfig(0.4).init().forward(x)
+    AD.seed(3)
+    burns = x * x.random_like(Distribution.bernoulli(0.6)) * (1.0 / 0.6)
+    assert torch.equal(out.to_torch().view(torch.int32), burns.to_torch().view(torch.int32))
+    assert out._node.parents[0] is x._node  # one step between input and output
+    grads, burn_grads = out.sum().backward(), burns.sum().backward()
+    assert torch.equal(x.grad(grads).to_torch().view(torch.int32),
+                       x.grad(burn_grads).to_torch().view(torch.int32))
 
 
 def test_dropout_is_inactive_in_valid():

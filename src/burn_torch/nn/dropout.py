@@ -46,7 +46,9 @@ class Dropout(Module):
             return input
         keep = 1.0 - self.prob
         mask = input.random_like(Distribution.bernoulli(keep))
-        return input * mask * (1.0 / keep if keep else math.inf)
+        # the untracked mask is scaled first: one recorded step, the values of Burn's
+        # ``input * mask * scale`` (every mask entry is 0 or 1)
+        return input * (mask * (1.0 / keep if keep else math.inf))
 
     def __repr__(self) -> str:
         extra = "" if self.training.is_trainable() else ", training: disabled"
