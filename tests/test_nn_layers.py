@@ -458,6 +458,23 @@ def test_batch_norm_running_var_uses_the_biased_batch_variance_unlike_torch():
     assert not torch.allclose(layer.running_var.val().to_torch(), reference.running_var)
 
 
+def test_batch_norm_training_forward_is_one_step_through_the_batch_statistics():
+    """In training the normalisation is one ``batch_norm`` step (torch's kernels, gradients
+    through the batch mean and variance, checked against torch by the layer table above)."""
+    x = Tensor.from_data(BN_X, AD).require_grad()
+    out = nn.BatchNormConfig(3).init(AD).forward(x)
+    assert out._node.op.name == "batch_norm" and out._node.parents[0] is x._node
+
+
+def test_batch_norm_of_one_value_per_channel_gives_beta_and_a_zero_batch_variance():
+    """One value per channel (no unbiased variance exists): Burn's composed formula, the biased
+    variance 0 entering the running statistics."""
+    layer = nn.BatchNormConfig(3).with_momentum(0.5).init(AD)
+    out = layer.forward(Tensor.from_data(torch.tensor([[1.0, -2.0, 3.0]]), AD))
+    assert torch.equal(out.to_torch(), torch.zeros(1, 3))
+    assert torch.equal(layer.running_var.val().to_torch(), torch.full((3,), 0.5))
+
+
 def test_batch_norm_in_valid_uses_and_keeps_the_running_statistics():
     layer = nn.BatchNormConfig(3).init(AD)
     layer.forward(Tensor.from_data(BN_X, AD))

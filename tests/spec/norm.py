@@ -1,8 +1,13 @@
 """Spec rows: normalisations (``ops/norm.py``), each one op with a fused backward, through
-``burn_torch.module_ops``, against references written with plain torch (Burn's formulas:
+``burn_torch.module_ops`` (batch norm's training op directly: ``nn.BatchNorm`` records it),
+against references written with plain torch (Burn's formulas:
 biased variance, epsilon inside the square root)."""
 
+import torch.nn.functional as tf
+
 from burn_torch import module_ops as mo
+from burn_torch.autodiff.recorder import apply3
+from burn_torch.ops.norm import BATCH_NORM
 from spec import F, K, Row
 
 X = F(2, 3, 6)
@@ -31,7 +36,24 @@ def _group_norm(x, gamma, beta, groups, eps):
     return out * gamma.reshape(shape) + beta.reshape(shape)
 
 
+def _batch_norm(x, gamma, beta):
+    """BatchNorm's training step (the op ``nn.BatchNorm`` records), epsilon 1e-5."""
+    return apply3(BATCH_NORM, x, gamma, beta, (1e-5, None))
+
+
+def _batch_norm_ref(x, gamma, beta):
+    return tf.batch_norm(x, None, None, gamma, beta, training=True, eps=1e-5)
+
+
 ROWS = [
+    Row("batch_norm", _batch_norm, _batch_norm_ref, (F(5, 3), F(3), F(3)),
+        variant="[batch, features]"),
+    Row("batch_norm", _batch_norm, _batch_norm_ref, (F(2, 3, 4, 2), F(3), F(3)),
+        variant="[batch, channels, height, width]"),
+    Row("batch_norm", _batch_norm, _batch_norm_ref, (K(2, 3, 5), F(3), F(3)),
+        variant="x constant"),
+    Row("batch_norm", _batch_norm, _batch_norm_ref, (F(2, 3, 5), K(3), K(3)),
+        variant="parameters constant"),
     Row("layer_norm", lambda x, g, b: mo.layer_norm(x, g, b, 1e-5),
         lambda x, g, b: _layer_norm(x, g, b, 1e-5), (X, F(6), F(6))),
     Row("layer_norm", lambda x, g: mo.layer_norm(x, g, None, 1e-3),

@@ -1,5 +1,5 @@
-"""Burn's normalization layers: ``LayerNorm``, ``BatchNorm`` and ``GroupNorm`` (LayerNorm and
-GroupNorm are one op each, with torch's fused kernels both ways).
+"""Burn's normalization layers: ``LayerNorm``, ``BatchNorm`` and ``GroupNorm`` (LayerNorm,
+GroupNorm and BatchNorm in training are one op each, with torch's fused kernels both ways).
 
 As in Burn the learned scale and shift are called ``gamma`` and ``beta`` (PyTorch's ``weight``
 and ``bias``; ``burn_torch.compat`` maps the names). Variances are population (biased)
@@ -8,6 +8,8 @@ variances, as Burn's and PyTorch's normalizations use.
 from __future__ import annotations
 
 from .. import validate
+from ..autodiff.recorder import apply3, wrap
+from ..ops import norm as norm_ops
 from ..device import Device
 from ..functional.norm_ops import group_norm, layer_norm
 from ..module import Config, Module, Param, TrainingFlag
@@ -103,6 +105,8 @@ class BatchNorm(Module):
             raise ValueError(f"BatchNorm: expected input [batch, {n}, ...], got {dims}")
         stat_shape = [1, n] + [1] * (len(dims) - 2)
         if input.is_autodiff() and self.training.is_training():
+            if input._data.numel() > input._data.shape[1] and input._data.is_floating_point():
+                return self._train_step(input)
             flat = input.swap_dims(0, 1).reshape([n, -1])
             var, mean = flat.var_bias(1).reshape([n]), flat.mean_dim(1).reshape([n])
             self._update_running(mean.detach(), var.detach())
@@ -111,6 +115,19 @@ class BatchNorm(Module):
         scale = self.gamma.val() / (var + self.epsilon).sqrt()
         centered = input - mean.reshape(stat_shape)
         return centered * scale.reshape(stat_shape) + self.beta.val().reshape(stat_shape)
+
+    def _train_step(self, input: Tensor) -> Tensor:
+        """The training forward as one ``batch_norm`` step (torch's kernels: Burn's formula up
+        to float rounding), whose kernel also gives this batch's mean and variance for the
+        running statistics (its unbiased variance rescaled to Burn's biased one)."""
+        data = input._data
+        count = data.numel() // data.shape[1]
+        mean, var = data.new_zeros(data.shape[1]), data.new_zeros(data.shape[1])
+        out = apply3(norm_ops.BATCH_NORM, input, self.gamma.val(), self.beta.val(),
+                     (float(self.epsilon), (mean, var)))
+        var.mul_((count - 1) / count)
+        self._update_running(wrap(mean, input._ctx), wrap(var, input._ctx))
+        return out
 
     def _update_running(self, mean: Tensor, var: Tensor) -> None:
         m = self.momentum

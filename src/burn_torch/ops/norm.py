@@ -1,6 +1,7 @@
 """Normalisations, each one op with one fused backward (torch's native kernels both ways):
 layer norm and RMS norm over the last dim, group norm over channel groups (instance norm is
-group norm with one channel per group).
+group norm with one channel per group), and batch norm's training form (batch statistics over
+every dim but the channels, gradients through them).
 
 All are applied with ``applyn`` over ``(x, gamma)`` or ``(x, gamma, beta)``: the forward gets
 the storages as one tuple; an absent ``beta`` (and, for group norm, absent ``gamma`` and
@@ -19,6 +20,8 @@ _LAYER_NORM_BACKWARD = kernel(aten.native_layer_norm_backward.default)
 _RMS_NORM = torch._fused_rms_norm
 _GROUP_NORM = torch.native_group_norm
 _GROUP_NORM_BACKWARD = kernel(aten.native_group_norm_backward.default)
+_BATCH_NORM = torch.native_batch_norm
+_BATCH_NORM_BACKWARD = kernel(aten.native_batch_norm_backward.default)
 
 
 def _tracked(parents) -> list:
@@ -86,6 +89,22 @@ def _group_norm_rule(g, s, parents):
     return (gx,) if len(parents) == 1 else (gx, gg, gb)
 
 
+# ---- batch norm, training form: (x - mean) / sqrt(var + epsilon) * gamma + beta per channel ------
+# (dim 1), mean and biased variance over every other dim, the gradient through them (torch's
+# kernels). attrs (epsilon, batch): ``batch`` is None or two [channels] buffers the forward fills
+# with the batch mean and unbiased variance (the kernel's running-statistics update with
+# momentum 1), from which nn.BatchNorm updates its running statistics, Burn's way
+def _batch_norm_forward(datas, epsilon, batch):
+    x, gamma, beta = datas
+    mean, var = (None, None) if batch is None else batch
+    return _BATCH_NORM(x, gamma, beta, mean, var, True, 1.0, epsilon)
+
+
+def _batch_norm_rule(g, s, parents):
+    return _BATCH_NORM_BACKWARD(g, s.x, s.gamma, None, None, s.mean, s.invstd, True, s.epsilon,
+                                _tracked(parents))
+
+
 _STATS = ("x", "mean", "rstd")
 LAYER_NORM = defop("layer_norm", _layer_norm_forward, COMPUTE, inputs=("x", "gamma", "beta"),
                    attrs=("epsilon",), residuals=("mean", "rstd"), fused=_layer_norm_rule,
@@ -96,3 +115,7 @@ RMS_NORM = defop("rms_norm", _rms_norm_forward, COMPUTE, inputs=("x", "gamma"),
 GROUP_NORM = defop("group_norm", _group_norm_forward, COMPUTE, inputs=("x", "gamma", "beta"),
                    attrs=("num_groups", "epsilon"), residuals=("mean", "rstd", "weight"),
                    fused=_group_norm_rule, needs=((*_STATS, "weight"),) * 3)
+BATCH_NORM = defop("batch_norm", _batch_norm_forward, COMPUTE, inputs=("x", "gamma", "beta"),
+                   attrs=("epsilon", "batch"), residuals=("mean", "invstd"),
+                   fused=_batch_norm_rule,
+                   needs=(("x", "gamma", "mean", "invstd"),) * 3)
