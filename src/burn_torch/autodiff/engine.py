@@ -5,8 +5,8 @@ the rules of each step's tracked inputs (the op table's per-input ``vjp`` rules,
 rule), reduces every gradient of an entry that is not ``exact`` to its input's shape and dtype
 (``unbroadcast``), sums gradients reached by several paths (a slicing op's gradient, an
 ``ops.region.Region``, into its region of its input's), frees saved values and intermediate
-gradients as soon as they are used, and hands the gradients of retaining leaves back. Distributed sync and memory tracking take part through
-``hooks``; the engine imports neither.
+gradients as soon as they are used, and hands the gradients of retaining leaves back.
+Distributed sync and memory tracking take part through ``hooks``; the engine imports neither.
 """
 from __future__ import annotations
 

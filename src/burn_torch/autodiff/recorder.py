@@ -120,15 +120,16 @@ def apply1_each(op, x, kernel, attrs_seq):
         _set_grad(prev)
     ctx = x._ctx
     node = x._node
-    save = op.savers[1] if node is not None and op.differentiable else None
+    tracked = node is not None and op.differentiable
+    save = op.savers[1] if tracked else None
     new = _Tensor.__new__
     tensors = []
     for out, attrs in zip(outs, attrs_seq):
         t = new(_Tensor)
         t._data = out
         t._ctx = ctx
-        t._node = None if save is None else NodeClass(op, (node,), save((data,), out, None, attrs),
-                                                      out.shape, out.dtype)
+        t._node = NodeClass(op, (node,), None if save is None else save((data,), out, None, attrs),
+                            out.shape, out.dtype) if tracked else None
         tensors.append(t)
     return tensors
 

@@ -1,12 +1,13 @@
 """Neural-network module ops (Burn's ``tensor::module``): linear, embedding, interpolate, unfold4d,
-fold4d, pixel (un)shuffle, attention and the weights of Burn's ``MultiHeadAttention``. Convolutions live in ``ops.conv``, pooling in ``ops.pool``.
+fold4d, pixel (un)shuffle, attention and the weights of Burn's ``MultiHeadAttention``.
+Convolutions live in ``ops.conv``, pooling in ``ops.pool``.
 
 ``linear`` gets its inputs as one tuple (``forward(datas, *attrs)`` with ``(x, weight)`` or
 ``(x, weight, bias)``: the bias may be absent; applied with ``applyn``, or ``apply3`` with a
 bias), ``attention`` likewise over ``(q, k, v)`` and an optional ``attn_bias``:
 its forward returns ``(out, *residuals)``, the state its rule needs besides the inputs. Both
 have one fused rule computing every tracked input's gradient. The others are one-input entries
-applied with ``apply1``.
+applied with ``apply1``, except ``mha_weights`` (``apply2`` over ``q`` and ``k``, one fused rule).
 """
 import torch
 
@@ -228,11 +229,12 @@ ATTENTION = defop("attention", _attention_forward, COMPUTE, inputs=("q", "k", "v
                   fused=_attention_rule, needs=(_ATTENTION_NEEDS,) * 4)
 
 
-# ---- mha_weights: Burn's MultiHeadAttention weights, softmax(mask_fill(q kᵀ / divisor, mask, fill))
-# over the keys, as one step: the scores are divided and masked in place (Burn's module composes
-# five ops, each allocating a scores-sized tensor and holding a step); the rule is torch's softmax
-# backward, zeroed where masked and divided in place, then the two matmuls. attrs: (mask, divisor,
-# fill), ``mask`` a Bool tensor broadcastable to the scores (True: masked) or None.
+# ---- mha_weights: Burn's MultiHeadAttention weights over the keys, softmax(mask_fill(q kᵀ /
+# divisor, mask, fill)), as one step: the scores are divided and masked in place (Burn's module
+# composes five ops, each allocating a scores-sized tensor and holding a step); the rule is
+# torch's softmax backward, zeroed where masked and divided in place, then the two matmuls.
+# attrs: (mask, divisor, fill), ``mask`` a Bool tensor broadcastable to the scores (True:
+# masked) or None.
 def _mha_weights_forward(q, k, mask, divisor, fill):
     scores = _matmul(q, k.transpose(-2, -1)).div_(divisor)
     if mask is not None:
