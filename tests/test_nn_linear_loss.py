@@ -116,6 +116,20 @@ def test_mse_loss_matches_torch_for_each_reduction():
         loss.forward(Tensor.from_data(a, CPU), Tensor.zeros([2], CPU))
 
 
+def test_mse_loss_is_one_step_and_composes_burns_ops_for_mixed_dtypes():
+    """One ``mse_loss`` step for a mean or sum over same-dtype tensors; logits and targets of
+    different float dtypes take Burn's composed ops (``sub`` promotes), with the same value."""
+    a = torch.randn(3, 2, generator=G, dtype=torch.float64)
+    b = torch.randn(3, 2, generator=G, dtype=torch.float64)
+    x = Tensor.from_data(a, AD).require_grad()
+    assert MseLoss().forward(x, Tensor.from_data(b, AD))._node.op.name == "mse_loss"
+    mixed = MseLoss().forward(x, Tensor.from_data(b.float(), AD))
+    assert mixed._node.op.name == "mean"
+    assert mixed.into_scalar() == pytest.approx(F.mse_loss(a, b.float().double()).item(), rel=1e-12)
+    with pytest.raises(ValueError, match="not supported"):
+        MseLoss().forward(x, Tensor.from_data(b, AD), Reduction.BATCH_MEAN)
+
+
 def burn_ce(config: CrossEntropyLossConfig, inputs=LOGITS):
     x = Tensor.from_data(inputs, AD).require_grad()
     loss = config.init(AD).forward(x, Tensor.from_data(TARGETS, CPU))

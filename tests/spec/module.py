@@ -527,6 +527,16 @@ NN_ROWS = [
     Row("cross_entropy", lambda x, t: nn.CrossEntropyLoss().forward(x, t),
         lambda x, t: -x.log_softmax(1).gather(1, t.unsqueeze(1)).mean().reshape(1),
         (F(4, 5), I(4, lo=0, hi=4))),
+
+    # ---- nn.MseLoss reduced in one step ----
+    Row("mse_loss", lambda x, y: nn.MseLoss().forward(x, y),
+        lambda x, y: (x - y).square().mean().reshape(1), (F(3, 4), F(3, 4))),
+    Row("mse_loss", lambda x, y: nn.MseLoss().forward(x, y, nn.Reduction.SUM),
+        lambda x, y: (x - y).square().sum().reshape(1), (F(2, 3, 2), F(2, 3, 2)), variant="sum"),
+    Row("mse_loss", lambda x, y: nn.MseLoss().forward(x, y),
+        lambda x, y: (x - y).square().mean().reshape(1), (F(5), K(5)), variant="targets constant"),
+    Row("mse_loss", lambda x, y: nn.MseLoss().forward(x, y),
+        lambda x, y: (x - y).square().mean().reshape(1), (K(5), F(5)), variant="logits constant"),
 ]
 
 ROWS = CONV_ROWS + DEFORM_ROWS + POOL_ROWS + NN_ROWS

@@ -9,7 +9,8 @@ from typing import Sequence
 import torch
 
 from ..functional.activation import log_sigmoid, log_softmax
-from ..autodiff.recorder import apply1
+from ..autodiff.recorder import apply1, apply2
+from ..ops.loss import MSE_LOSS
 from ..ops.nn import CROSS_ENTROPY
 from ..device import Device
 from ..dtype import DType, Int
@@ -26,6 +27,10 @@ class Reduction(enum.Enum):
     SUM = "sum"
     BATCH_MEAN = "batch_mean"
     AUTO = "auto"
+
+
+# torch's reduction codes of the reductions MseLoss computes in one step
+_MSE_REDUCTIONS = {Reduction.MEAN: 1, Reduction.AUTO: 1, Reduction.SUM: 2}
 
 
 def _reduce(values: Tensor, reduction: Reduction, what: str = "this loss") -> Tensor:
@@ -53,7 +58,14 @@ class MseLoss(Module):
     """Mean squared error: ``(logits - targets)^2`` reduced to shape ``[1]``."""
 
     def forward(self, logits: Tensor, targets: Tensor, reduction: Reduction = Reduction.MEAN) -> Tensor:
-        """The reduced loss, shape ``[1]``; ValueError if the shapes differ."""
+        """The reduced loss, shape ``[1]``; ValueError if the shapes differ. Float tensors of one
+        dtype and shape reduce in one step (torch's ``mse_loss`` kernels)."""
+        code = _MSE_REDUCTIONS.get(reduction) if isinstance(reduction, Reduction) else None
+        if (code is not None and isinstance(logits, Tensor) and isinstance(targets, Tensor)
+                and logits._data.shape == targets._data.shape
+                and logits._data.dtype is targets._data.dtype
+                and logits._data.is_floating_point()):
+            return apply2(MSE_LOSS, logits, targets, (code,))
         return _reduce(self.forward_no_reduction(logits, targets), reduction)
 
     def forward_no_reduction(self, logits: Tensor, targets: Tensor) -> Tensor:

@@ -1,12 +1,15 @@
-"""Losses computed by one torch kernel each way: CTC (Burn's ``module::ctc_loss``)."""
+"""Losses computed by one torch kernel each way: CTC (Burn's ``module::ctc_loss``), the mean
+squared error (``nn.MseLoss`` reduced), and RNN-T."""
 import torch
 
-from .table import COMPUTE, defop, vjp
+from .table import COMPUTE, MEMORY, defop, vjp
 from .kernels import kernel
 
 aten = torch.ops.aten
 _CTC_LOSS = kernel(aten._ctc_loss.default)
 _CTC_LOSS_BACKWARD = kernel(aten._ctc_loss_backward.default)
+_MSE_LOSS = torch._C._nn.mse_loss
+_MSE_LOSS_BACKWARD = kernel(aten.mse_loss_backward.default)
 
 
 def _ctc_forward(log_probs, targets, input_lengths, target_lengths, blank, zero_infinity):
@@ -28,6 +31,23 @@ def _ctc_rule(g, s):
 CTC_LOSS = defop("ctc_loss", _ctc_forward, COMPUTE,
                  attrs=("targets", "input_lengths", "target_lengths", "blank", "zero_infinity"),
                  residuals=("nll", "log_alpha"), vjp=(vjp(_ctc_rule, "x", "nll", "log_alpha"),))
+
+
+# ---- mean squared error, reduced: attrs (reduction,), torch's code (1 mean, 2 sum); shape [1] ------
+def _mse_loss_forward(x, y, reduction):
+    return _MSE_LOSS(x, y, reduction).reshape(1)
+
+
+def _mse_loss_rule(g, s, parents):
+    """torch's backward kernel gives ``x``'s gradient; ``y``'s is its negation."""
+    gx = _MSE_LOSS_BACKWARD(g.reshape(()), s.x, s.y, s.reduction)
+    if parents[1] is None:
+        return gx, None
+    return (gx, gx.neg()) if parents[0] is not None else (None, gx.neg_())
+
+
+MSE_LOSS = defop("mse_loss", _mse_loss_forward, MEMORY, inputs=("x", "y"), attrs=("reduction",),
+                 fused=_mse_loss_rule, needs=(("x", "y"), ("x", "y")))
 
 
 # ---- RNN-T: -log P(target | lattice) over [B, T, U+1, V] log-probabilities -------------------------
