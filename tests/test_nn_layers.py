@@ -475,6 +475,17 @@ def test_batch_norm_of_one_value_per_channel_gives_beta_and_a_zero_batch_varianc
     assert torch.equal(layer.running_var.val().to_torch(), torch.full((3,), 0.5))
 
 
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16, torch.float64])
+def test_batch_norm_of_another_dtype_than_its_parameters_promotes_as_burns_ops(dtype):
+    """Torch's batch-norm kernel wants one dtype: an input of another float dtype than the
+    float32 parameters takes Burn's composed ops, which promote (the gradient keeps its dtype)."""
+    layer = nn.BatchNormConfig(3).init(AD)
+    x = Tensor.from_data(BN_X.to(dtype), AD).require_grad()
+    out = layer.forward(x)
+    assert out.to_torch().dtype == torch.promote_types(dtype, torch.float32)
+    assert x.grad(out.sum().backward()).to_torch().dtype == dtype
+
+
 def test_batch_norm_in_valid_uses_and_keeps_the_running_statistics():
     layer = nn.BatchNormConfig(3).init(AD)
     layer.forward(Tensor.from_data(BN_X, AD))

@@ -157,10 +157,10 @@ class MultiHeadAttention(Module):
 
     def _weights(self, query: Tensor, key: Tensor, input: MhaInput) -> Tensor:
         """Burn's order: scaled scores, dropout, masks (``min_float``), softmax over keys. Without
-        active dropout and with the plain softmax: one :func:`mha_weights` step (the same
-        values, fewer kernels and steps)."""
-        if not self.quiet_softmax and not (self.dropout.is_active(query)
-                                           or self.dropout.is_active(key)):
+        active dropout, with the plain softmax and a query and key of one dtype: one
+        :func:`mha_weights` step (the same values, fewer kernels and steps)."""
+        if (not self.quiet_softmax and query._data.dtype is key._data.dtype
+                and not (self.dropout.is_active(query) or self.dropout.is_active(key))):
             return mha_weights(query, key, input.mask_pad_tensor, input.mask_attn_tensor,
                                math.sqrt(self.d_k), self.min_float)
         batch, _, seq_q, _ = query.dims()

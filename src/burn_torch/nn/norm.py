@@ -105,7 +105,9 @@ class BatchNorm(Module):
             raise ValueError(f"BatchNorm: expected input [batch, {n}, ...], got {dims}")
         stat_shape = [1, n] + [1] * (len(dims) - 2)
         if input.is_autodiff() and self.training.is_training():
-            if input._data.numel() > input._data.shape[1] and input._data.is_floating_point():
+            data = input._data
+            if (data.numel() > data.shape[1] and data.is_floating_point()
+                    and data.dtype is self.gamma.val()._data.dtype is self.beta.val()._data.dtype):
                 return self._train_step(input)
             flat = input.swap_dims(0, 1).reshape([n, -1])
             var, mean = flat.var_bias(1).reshape([n]), flat.mean_dim(1).reshape([n])
