@@ -590,6 +590,14 @@ def test_binary_cross_entropy_multi_label_equals_torch(logits, smoothing):
     close(grad, xt.grad, 1e-10)
 
 
+def test_binary_cross_entropy_over_logits_is_one_step():
+    x = Tensor.from_data(PROBS.logit(), AD).require_grad()
+    loss = nn.BinaryCrossEntropyLossConfig().with_logits(True).init(AD).forward(
+        x, Tensor.from_data(TARGETS, AD))
+    assert loss._node.op.name == "binary_cross_entropy_with_logits"
+    assert loss._node.parents[0] is x._node
+
+
 def test_binary_cross_entropy_binary_weights_are_picked_by_target():
     x, t = PROBS[:, 0], TARGETS[:, 0]
     loss, _ = bce_grad(nn.BinaryCrossEntropyLossConfig().with_weights((3.0, 7.0)), x, t)

@@ -16,7 +16,7 @@ import math
 import torch
 import torch.nn.functional as tf
 
-from burn_torch import Tensor, module_ops as mo, nn
+from burn_torch import Device, Tensor, module_ops as mo, nn
 from burn_torch.nn.attention import mha_weights
 from burn_torch.module_ops import (ConvOptions, ConvTransposeOptions, GridSampleOptions,
                                    GridSamplePaddingMode, InterpolateMode, InterpolateOptions,
@@ -369,6 +369,11 @@ _ATTN = _MASK[0].clone()  # [2, 3, 5]
 _ATTN[1, 0] = True  # batch 1's first query: every key masked, uniform weights (Burn's min_float)
 
 
+def _bce_logits(weights=None, smoothing=None):
+    config = nn.BinaryCrossEntropyLossConfig().with_logits(True).with_smoothing(smoothing)
+    return config.with_weights(weights).init(Device.cpu())
+
+
 NN_ROWS = [
     # grid locations avoid the pixel centres and edges, where bilinear weights have kinks
     Row("grid_sample_2d", lambda x, g: x.grid_sample_2d(g),
@@ -527,6 +532,17 @@ NN_ROWS = [
     Row("cross_entropy", lambda x, t: nn.CrossEntropyLoss().forward(x, t),
         lambda x, t: -x.log_softmax(1).gather(1, t.unsqueeze(1)).mean().reshape(1),
         (F(4, 5), I(4, lo=0, hi=4))),
+
+    # ---- nn.BinaryCrossEntropyLoss over logits, one step ----
+    Row("binary_cross_entropy_with_logits", lambda x, t: _bce_logits().forward(x, t),
+        lambda x, t: tf.binary_cross_entropy_with_logits(x, t.double()).reshape(1),
+        (F(6), I(6, lo=0, hi=1)), variant="binary"),
+    Row("binary_cross_entropy_with_logits",
+        lambda x, t: _bce_logits((0.5, 2.0, 1.5), 0.1).forward(x, t),
+        lambda x, t: tf.binary_cross_entropy_with_logits(
+            x, t.double() * 0.9 + 0.1 / 3, weight=torch.tensor([0.5, 2.0, 1.5], dtype=x.dtype)
+        ).reshape(1),
+        (F(4, 3), I(4, 3, lo=0, hi=1)), variant="multi-label, class weights, smoothing"),
 
     # ---- nn.MseLoss reduced in one step ----
     Row("mse_loss", lambda x, y: nn.MseLoss().forward(x, y),

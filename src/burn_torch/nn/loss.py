@@ -10,7 +10,7 @@ import torch
 
 from ..functional.activation import log_sigmoid, log_softmax
 from ..autodiff.recorder import apply1, apply2
-from ..ops.loss import MSE_LOSS
+from ..ops.loss import BCE_WITH_LOGITS, MSE_LOSS
 from ..ops.nn import CROSS_ENTROPY
 from ..device import Device
 from ..dtype import DType, Int
@@ -251,14 +251,19 @@ class BinaryCrossEntropyLoss(Module):
         if self.smoothing is not None:
             num_classes = shape[-1] if multi_label else 2
             t = t * (1.0 - self.smoothing) + self.smoothing / num_classes
+        weights = None
+        if self.weights is not None:
+            weights = self.weights.cast(logits.dtype())
+            weights = weights.expand(shape) if multi_label else weights.gather(0, targets)
         if self.logits:
+            if logits._data.is_floating_point():  # one step, torch's kernel
+                return apply1(BCE_WITH_LOGITS, logits,
+                              (t._data, None if weights is None else weights._data))
             loss = (1.0 - t) * logits - log_sigmoid(logits)
         else:
             loss = ((t - 1.0) * (-logits).log1p().clamp_min(-100.0)
                     - t * logits.log().clamp_min(-100.0))
-        if self.weights is not None:
-            weights = self.weights.cast(logits.dtype())
-            weights = weights.expand(shape) if multi_label else weights.gather(0, targets)
+        if weights is not None:
             loss = loss * weights
         return loss.mean()
 

@@ -1,5 +1,6 @@
-"""Losses computed by one torch kernel each way: CTC (Burn's ``module::ctc_loss``), the mean
-squared error (``nn.MseLoss`` reduced), and RNN-T."""
+"""Losses computed by one step each: CTC (Burn's ``module::ctc_loss``), the mean squared error
+(``nn.MseLoss`` reduced), binary cross entropy with logits (``nn.BinaryCrossEntropyLoss``), and
+RNN-T."""
 import torch
 
 from .table import COMPUTE, MEMORY, defop, vjp
@@ -10,6 +11,7 @@ _CTC_LOSS = kernel(aten._ctc_loss.default)
 _CTC_LOSS_BACKWARD = kernel(aten._ctc_loss_backward.default)
 _MSE_LOSS = torch._C._nn.mse_loss
 _MSE_LOSS_BACKWARD = kernel(aten.mse_loss_backward.default)
+_BCE_WITH_LOGITS = torch.binary_cross_entropy_with_logits
 
 
 def _ctc_forward(log_probs, targets, input_lengths, target_lengths, blank, zero_infinity):
@@ -48,6 +50,25 @@ def _mse_loss_rule(g, s, parents):
 
 MSE_LOSS = defop("mse_loss", _mse_loss_forward, MEMORY, inputs=("x", "y"), attrs=("reduction",),
                  fused=_mse_loss_rule, needs=(("x", "y"), ("x", "y")))
+
+
+# ---- binary cross entropy with logits, the mean of ``((1 - t) x - log_sigmoid(x)) w``: attrs
+# (targets, weight), both constant: Float targets of x's shape and dtype, per-element weights or
+# None; shape [1]. torch's kernel forward (it computes the same terms without overflow); torch has
+# no backward kernel for it: the rule is the formula torch's autograd uses
+def _bce_with_logits_forward(x, targets, weight):
+    return _BCE_WITH_LOGITS(x, targets, weight, None, 1).reshape(1)
+
+
+def _bce_with_logits_rule(g, s):
+    d = torch.sigmoid(s.x).sub_(s.targets)
+    if s.weight is not None:
+        d.mul_(s.weight)
+    return d.mul_(g / s.x.numel())
+
+
+BCE_WITH_LOGITS = defop("binary_cross_entropy_with_logits", _bce_with_logits_forward, MEMORY,
+                        attrs=("targets", "weight"), vjp=(vjp(_bce_with_logits_rule, "x"),))
 
 
 # ---- RNN-T: -log P(target | lattice) over [B, T, U+1, V] log-probabilities -------------------------
