@@ -615,6 +615,16 @@ def test_binary_cross_entropy_needs_int_targets():
         nn.BinaryCrossEntropyLossConfig().init(CPU).forward(Tensor.zeros([2], CPU), Tensor.zeros([2], CPU))
 
 
+def test_huber_loss_is_one_step_except_at_delta_zero_which_torch_refuses():
+    """A positive delta reduces in one ``huber_loss`` step; ``delta = 0`` (Burn allows it, torch's
+    kernel does not) takes Burn's composed ops: a loss of 0."""
+    p = Tensor.from_data(torch.tensor([-2.0, 0.5, 3.0], dtype=torch.float64), AD).require_grad()
+    t = Tensor.from_data(torch.zeros(3, dtype=torch.float64), AD)
+    assert nn.HuberLossConfig(1.0).init().forward(p, t)._node.op.name == "huber_loss"
+    zero = nn.HuberLossConfig(0.0).init().forward(p, t)
+    assert zero._node.op.name == "mean" and zero.to_torch().tolist() == [0.0]
+
+
 @pytest.mark.parametrize("reduction, name", [(nn.Reduction.MEAN, "mean"), (nn.Reduction.SUM, "sum"),
                                              (nn.Reduction.AUTO, "mean")])
 def test_huber_loss_equals_torch(reduction, name):

@@ -544,6 +544,13 @@ NN_ROWS = [
         ).reshape(1),
         (F(4, 3), I(4, 3, lo=0, hi=1)), variant="multi-label, class weights, smoothing"),
 
+    # ---- nn.HuberLoss reduced in one step (residuals on both sides of delta) ----
+    Row("huber_loss", lambda x, y: nn.HuberLossConfig(0.7).init().forward(x, y),
+        lambda x, y: tf.huber_loss(x, y, delta=0.7).reshape(1), (F(3, 4), F(3, 4))),
+    Row("huber_loss", lambda x, y: nn.HuberLossConfig(1.5).init().forward(x, y, nn.Reduction.SUM),
+        lambda x, y: tf.huber_loss(x, y, reduction="sum", delta=1.5).reshape(1),
+        (F(6, lo=-3, hi=3), K(6, lo=-3, hi=3)), variant="sum, targets constant"),
+
     # ---- nn.MseLoss reduced in one step ----
     Row("mse_loss", lambda x, y: nn.MseLoss().forward(x, y),
         lambda x, y: (x - y).square().mean().reshape(1), (F(3, 4), F(3, 4))),

@@ -10,7 +10,7 @@ import torch
 
 from ..functional.activation import log_sigmoid, log_softmax
 from ..autodiff.recorder import apply1, apply2
-from ..ops.loss import BCE_WITH_LOGITS, MSE_LOSS
+from ..ops.loss import BCE_WITH_LOGITS, HUBER_LOSS, MSE_LOSS
 from ..ops.nn import CROSS_ENTROPY
 from ..device import Device
 from ..dtype import DType, Int
@@ -29,8 +29,20 @@ class Reduction(enum.Enum):
     AUTO = "auto"
 
 
-# torch's reduction codes of the reductions MseLoss computes in one step
-_MSE_REDUCTIONS = {Reduction.MEAN: 1, Reduction.AUTO: 1, Reduction.SUM: 2}
+# torch's codes of the reductions a loss computes in one step (MseLoss, HuberLoss)
+_ONE_STEP_REDUCTIONS = {Reduction.MEAN: 1, Reduction.AUTO: 1, Reduction.SUM: 2}
+
+
+def _one_step_reduction(x, y, reduction) -> int | None:
+    """torch's code for ``reduction`` when ``x`` and ``y`` are Float tensors of one dtype and
+    shape and the reduction is a mean or a sum (the loss's one-step entry then applies); else
+    None (Burn's composed ops, which also report bad arguments)."""
+    code = _ONE_STEP_REDUCTIONS.get(reduction) if isinstance(reduction, Reduction) else None
+    if (code is not None and isinstance(x, Tensor) and isinstance(y, Tensor)
+            and x._data.shape == y._data.shape and x._data.dtype is y._data.dtype
+            and x._data.is_floating_point()):
+        return code
+    return None
 
 
 def _reduce(values: Tensor, reduction: Reduction, what: str = "this loss") -> Tensor:
@@ -60,11 +72,8 @@ class MseLoss(Module):
     def forward(self, logits: Tensor, targets: Tensor, reduction: Reduction = Reduction.MEAN) -> Tensor:
         """The reduced loss, shape ``[1]``; ValueError if the shapes differ. Float tensors of one
         dtype and shape reduce in one step (torch's ``mse_loss`` kernels)."""
-        code = _MSE_REDUCTIONS.get(reduction) if isinstance(reduction, Reduction) else None
-        if (code is not None and isinstance(logits, Tensor) and isinstance(targets, Tensor)
-                and logits._data.shape == targets._data.shape
-                and logits._data.dtype is targets._data.dtype
-                and logits._data.is_floating_point()):
+        code = _one_step_reduction(logits, targets, reduction)
+        if code is not None:
             return apply2(MSE_LOSS, logits, targets, (code,))
         return _reduce(self.forward_no_reduction(logits, targets), reduction)
 
@@ -292,7 +301,12 @@ class HuberLoss(Module):
 
     def forward(self, predictions: Tensor, targets: Tensor,
                 reduction: Reduction = Reduction.MEAN) -> Tensor:
-        """The reduced loss, shape ``[1]`` (``AUTO`` is the mean); ValueError if the shapes differ."""
+        """The reduced loss, shape ``[1]`` (``AUTO`` is the mean); ValueError if the shapes differ.
+        Float tensors of one dtype and shape reduce in one step (torch's ``huber_loss`` kernels)
+        when ``delta`` is positive."""
+        code = _one_step_reduction(predictions, targets, reduction)
+        if code is not None and self.delta > 0:
+            return apply2(HUBER_LOSS, predictions, targets, (code, float(self.delta)))
         return _reduce(self.forward_no_reduction(predictions, targets), reduction)
 
     def forward_no_reduction(self, predictions: Tensor, targets: Tensor) -> Tensor:

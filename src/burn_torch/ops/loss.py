@@ -1,6 +1,6 @@
 """Losses computed by one step each: CTC (Burn's ``module::ctc_loss``), the mean squared error
-(``nn.MseLoss`` reduced), binary cross entropy with logits (``nn.BinaryCrossEntropyLoss``), and
-RNN-T."""
+and the Huber loss (``nn.MseLoss``, ``nn.HuberLoss`` reduced), binary cross entropy with logits
+(``nn.BinaryCrossEntropyLoss``), and RNN-T."""
 import torch
 
 from .table import COMPUTE, MEMORY, defop, vjp
@@ -12,6 +12,8 @@ _CTC_LOSS_BACKWARD = kernel(aten._ctc_loss_backward.default)
 _MSE_LOSS = torch._C._nn.mse_loss
 _MSE_LOSS_BACKWARD = kernel(aten.mse_loss_backward.default)
 _BCE_WITH_LOGITS = torch.binary_cross_entropy_with_logits
+_HUBER_LOSS = torch._C._nn.huber_loss
+_HUBER_LOSS_BACKWARD = kernel(aten.huber_loss_backward.default)
 
 
 def _ctc_forward(log_probs, targets, input_lengths, target_lengths, blank, zero_infinity):
@@ -50,6 +52,24 @@ def _mse_loss_rule(g, s, parents):
 
 MSE_LOSS = defop("mse_loss", _mse_loss_forward, MEMORY, inputs=("x", "y"), attrs=("reduction",),
                  fused=_mse_loss_rule, needs=(("x", "y"), ("x", "y")))
+
+
+# ---- Huber loss, reduced: attrs (reduction, delta), torch's reduction code, delta > 0; shape [1] --
+def _huber_loss_forward(x, y, reduction, delta):
+    return _HUBER_LOSS(x, y, reduction, delta).reshape(1)
+
+
+def _huber_loss_rule(g, s, parents):
+    """torch's backward kernel gives ``x``'s gradient; ``y``'s is its negation."""
+    gx = _HUBER_LOSS_BACKWARD(g.reshape(()), s.x, s.y, s.reduction, s.delta)
+    if parents[1] is None:
+        return gx, None
+    return (gx, gx.neg()) if parents[0] is not None else (None, gx.neg_())
+
+
+HUBER_LOSS = defop("huber_loss", _huber_loss_forward, MEMORY, inputs=("x", "y"),
+                   attrs=("reduction", "delta"), fused=_huber_loss_rule,
+                   needs=(("x", "y"), ("x", "y")))
 
 
 # ---- binary cross entropy with logits, the mean of ``((1 - t) x - log_sigmoid(x)) w``: attrs
