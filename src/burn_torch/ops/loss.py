@@ -54,7 +54,7 @@ MSE_LOSS = defop("mse_loss", _mse_loss_forward, MEMORY, inputs=("x", "y"), attrs
                  fused=_mse_loss_rule, needs=(("x", "y"), ("x", "y")))
 
 
-# ---- Huber loss, reduced: attrs (reduction, delta), torch's reduction code, delta > 0; shape [1] --
+# ---- Huber loss, reduced: attrs (reduction, delta), torch's reduction code, delta > 0; [1] --------
 def _huber_loss_forward(x, y, reduction, delta):
     return _HUBER_LOSS(x, y, reduction, delta).reshape(1)
 
