@@ -190,6 +190,17 @@ def test_rotary_encoding_equals_llama_and_its_gradient_is_the_inverse_rotation(d
     close(x_b.grad(grads).to_torch(), x_t.grad, tol)
 
 
+def test_rotary_encoding_is_one_step_unless_its_table_is_tracked():
+    """One ``rotary`` step over the input; a table the user made tracked keeps Burn's composed
+    ops, so that its gradient is computed too."""
+    rope = nn.RotaryEncodingConfig(4, 4).init(AD)
+    x = Tensor.from_data(randn(1, 3, 4, dtype=torch.float64), AD).require_grad()
+    assert rope.forward(x)._node.op.name == "rotary"
+    rope.freq_complex = rope.freq_complex.require_grad()
+    grads = rope.forward(x).sum().backward()
+    assert rope.freq_complex.grad(grads) is not None and x.grad(grads) is not None
+
+
 def test_rotary_apply_starts_at_the_given_position_and_shift_moves_the_window():
     rope = nn.RotaryEncodingConfig(8, 4, 500.0).init(CPU)
     x = randn(1, 3, 4, dtype=torch.float64)

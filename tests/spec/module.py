@@ -374,6 +374,17 @@ def _bce_logits(weights=None, smoothing=None):
     return config.with_weights(weights).init(Device.cpu())
 
 
+_ROPE = nn.RotaryEncodingConfig(6, 4).init(Device.cpu())
+
+
+def _rope_ref(x, start=0):
+    """Llama's complex formulation: each adjacent pair of the last dim times ``e^{i angle}``."""
+    table = _ROPE.freq_complex.to_torch()[start:start + x.shape[-2], ::2]  # [seq, d / 2, 2]
+    turn = torch.complex(table[..., 0], table[..., 1])
+    pairs = torch.view_as_complex(x.unflatten(-1, (-1, 2)).contiguous())
+    return torch.view_as_real(pairs * turn).flatten(-2)
+
+
 NN_ROWS = [
     # grid locations avoid the pixel centres and edges, where bilinear weights have kinks
     Row("grid_sample_2d", lambda x, g: x.grid_sample_2d(g),
@@ -543,6 +554,11 @@ NN_ROWS = [
             x, t.double() * 0.9 + 0.1 / 3, weight=torch.tensor([0.5, 2.0, 1.5], dtype=x.dtype)
         ).reshape(1),
         (F(4, 3), I(4, 3, lo=0, hi=1)), variant="multi-label, class weights, smoothing"),
+
+    # ---- nn.RotaryEncoding, one step ----
+    Row("rotary", lambda x: _ROPE.forward(x), _rope_ref, (F(2, 3, 4),)),
+    Row("rotary", lambda x: _ROPE.apply(x, 2), lambda x: _rope_ref(x, 2), (F(2, 2, 4, 4),),
+        variant="from position 2, heads"),
 
     # ---- nn.HuberLoss reduced in one step (residuals on both sides of delta) ----
     Row("huber_loss", lambda x, y: nn.HuberLossConfig(0.7).init().forward(x, y),

@@ -15,6 +15,8 @@ from typing import Callable
 import torch
 
 from .. import validate
+from ..autodiff.recorder import apply1
+from ..ops import nn as nn_ops
 from ..device import Device
 from ..module import Config, Module
 from ..tensor import Tensor
@@ -145,6 +147,8 @@ class RotaryEncoding(Module):
         table = self.freq_complex.slice([(start, start + seq)]).cast(x.dtype())
         cos = table.narrow(2, 0, 1).reshape([seq, d_model])
         sin = table.narrow(2, 1, 1).reshape([seq, d_model])
+        if table._node is None and x._data.is_floating_point():  # one step, the same kernels
+            return apply1(nn_ops.ROTARY, x, (cos._data, sin._data))
         pairs = x.reshape([-1, seq, d_model // 2, 2])
         rotated = Tensor.cat([pairs.narrow(3, 1, 1).neg(), pairs.narrow(3, 0, 1)], 3)
         return x * cos + rotated.reshape(dims) * sin

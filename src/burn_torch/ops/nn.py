@@ -1,5 +1,6 @@
 """Neural-network module ops (Burn's ``tensor::module``): linear, embedding, interpolate, unfold4d,
-fold4d, pixel (un)shuffle, attention and the weights of Burn's ``MultiHeadAttention``.
+fold4d, pixel (un)shuffle, attention, the weights of Burn's ``MultiHeadAttention`` and its
+rotary positional encoding.
 Convolutions live in ``ops.conv``, pooling in ``ops.pool``.
 
 ``linear`` gets its inputs as one tuple (``forward(datas, *attrs)`` with ``(x, weight)`` or
@@ -254,6 +255,26 @@ def _mha_weights_rule(g, s, parents):
 MHA_WEIGHTS = defop("mha_weights", _mha_weights_forward, COMPUTE, inputs=("q", "k"),
                     attrs=("mask", "divisor", "fill"), fused=_mha_weights_rule,
                     needs=(("k", "out"), ("q", "out")))
+
+
+# ---- rotary: Burn's RotaryEncoding, x cos + rot(x) sin with rot turning each adjacent pair (a, b)
+# of the last dim into (-b, a); attrs (cos, sin), constant [seq, d_model] tables broadcast over
+# x [..., seq, d_model]. The same kernels as Burn's composition in one step; the rule is the
+# transposed rotation: g cos - rot(g sin).
+def _rotated(x):
+    pairs = x.unflatten(-1, (-1, 2))
+    return torch.stack((pairs[..., 1].neg(), pairs[..., 0]), -1).flatten(-2)
+
+
+def _rotary_forward(x, cos, sin):
+    return x * cos + _rotated(x) * sin
+
+
+def _rotary_rule(g, s):
+    return g * s.cos - _rotated(g * s.sin)
+
+
+ROTARY = defop("rotary", _rotary_forward, MEMORY, attrs=("cos", "sin"), vjp=(vjp(_rotary_rule),))
 
 
 # ---- grid_sample_2d: attrs (mode, padding_mode, align_corners) as torch's integer codes --------
