@@ -13,6 +13,7 @@ import torch
 import torch.nn.functional as F
 
 from burn_torch import DType, Device, Distribution, Float, Tensor, nn, optim
+from burn_torch.activation import softmax
 from burn_torch.compat import load_torch_state_dict, to_torch_state_dict
 from burn_torch.module import Module, ModuleMapper, Param
 
@@ -340,15 +341,27 @@ def test_mha_dropout_applies_to_scores_before_softmax():
     torch.testing.assert_close(weights.sum(-1), torch.ones(2, 2, 6))  # rows still sum to one
 
 
-def test_mha_weights_are_one_step_unless_dropout_is_active():
-    """Without active dropout the weights are one ``mha_weights`` step (Burn's five ops' values,
-    fewer kernels and steps); with dropout in training, Burn's composed ops (dropout sits between
-    the scaling and the masks)."""
+def test_mha_weights_are_one_step_with_burns_dropout_draws_and_values():
+    """The weights are one ``mha_weights`` step, with dropout too: its mask is drawn as Burn's
+    module draws it (the scores' shape, the device generator), so the weights equal Burn's
+    composed ops (scale, dropout, mask, softmax) bit for bit, and so do the gradients."""
     x = Tensor.from_data(randn(2, 3, 4), AD).require_grad()
-    for prob, last_step in ((0.0, "mha_weights"), (0.5, "softmax")):
-        mha = nn.MultiHeadAttentionConfig(4, 2).with_dropout(prob).init(AD).train()
-        weights = mha.forward(nn.MhaInput.self_attn(x)).weights
-        assert weights._node.op.name == last_step
+    mask = Tensor.from_bools([[[False, True, True], [False, False, True], [False, False, False]]] * 2,
+                             AD)
+    mha = nn.MultiHeadAttentionConfig(4, 2).with_dropout(0.5).init(AD).train()
+    AD.seed(11)
+    weights = mha.forward(nn.MhaInput.self_attn(x).mask_attn(mask)).weights
+    assert weights._node.op.name == "mha_weights"
+    AD.seed(11)
+    q, k = mha._heads(mha.query, x), mha._heads(mha.key, x)
+    scores = mha.dropout.forward(q.matmul(k.transpose()) / math.sqrt(mha.d_k))
+    burns = softmax(scores.mask_fill(mask.reshape([2, 1, 3, 3]), mha.min_float), 3)
+    assert torch.equal(weights.to_torch(), burns.to_torch())
+    cot = Tensor.from_data(randn(2, 2, 3, 3, seed=4), AD)
+    ours, theirs = (weights * cot).sum().backward(), (burns * cot).sum().backward()
+    gw = mha.query.weight.val()
+    torch.testing.assert_close(gw.grad(ours).to_torch(), gw.grad(theirs).to_torch(), rtol=1e-6,
+                               atol=1e-7)
 
 
 def test_lstm_reverse_processes_the_sequence_backwards():

@@ -345,10 +345,13 @@ def _bool(mask, like):
     return Tensor.from_data(mask, like.device())
 
 
-def _mha_weights_ref(q, k, pad=None, attn=None):
-    """Burn's MultiHeadAttention weights as its five ops: ``q kᵀ / sqrt(d_k)``, the padding then
-    the attention mask filled with ``min_float`` (-1e4), softmax over the keys."""
+def _mha_weights_ref(q, k, pad=None, attn=None, drop=None):
+    """Burn's MultiHeadAttention weights as its ops: ``q kᵀ / sqrt(d_k)``, dropout (times the
+    scaled mask ``drop``), the padding then the attention mask filled with ``min_float``
+    (-1e4), softmax over the keys."""
     scores = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])
+    if drop is not None:
+        scores = scores * drop
     batch, _, seq_q, seq_k = scores.shape
     if pad is not None:
         scores = scores.masked_fill(pad.reshape(batch, 1, 1, seq_k), -1e4)
@@ -357,16 +360,18 @@ def _mha_weights_ref(q, k, pad=None, attn=None):
     return scores.softmax(-1)
 
 
-def _mha_weights(pad=None, attn=None):
+def _mha_weights(pad=None, attn=None, drop=None):
     def fn(q, k):
         return mha_weights(q, k, None if pad is None else _bool(pad, q),
-                           None if attn is None else _bool(attn, q), math.sqrt(q.dims()[-1]), -1e4)
+                           None if attn is None else _bool(attn, q), math.sqrt(q.dims()[-1]), -1e4,
+                           drop)
     return fn
 
 
 _PAD = torch.tensor([[False, False, True, False, True], [True, False, False, False, False]])
 _ATTN = _MASK[0].clone()  # [2, 3, 5]
 _ATTN[1, 0] = True  # batch 1's first query: every key masked, uniform weights (Burn's min_float)
+_DROP = (torch.arange(60, dtype=torch.float64).reshape(2, 2, 3, 5) % 3 != 0) * 1.5  # keep 2/3
 
 
 def _bce_logits(weights=None, smoothing=None):
@@ -503,6 +508,9 @@ NN_ROWS = [
         (F(2, 2, 3, 4), K(2, 2, 5, 4)), variant="both masks, key constant"),
     Row("mha_weights", _mha_weights(pad=_PAD), lambda q, k: _mha_weights_ref(q, k, _PAD),
         (K(2, 2, 3, 4), F(2, 2, 5, 4)), variant="query constant"),
+    Row("mha_weights", _mha_weights(_PAD, _ATTN, _DROP),
+        lambda q, k: _mha_weights_ref(q, k, _PAD, _ATTN, _DROP), (F(2, 2, 3, 4), F(2, 2, 5, 4)),
+        variant="dropout and both masks"),
 
     # ---- Burn 0.21's options: additive bias (tracked, broadcast), softcap, causal, scale ----
     Row("attention", lambda q, k, v, b: mo.attention(q, k, v, None, b),

@@ -12,8 +12,10 @@ import math
 from dataclasses import dataclass, replace
 from typing import NamedTuple
 
+import torch
+
 from .. import validate
-from ..autodiff.recorder import apply2
+from ..autodiff.recorder import apply2, wrap
 from ..methods.index import as_mask
 from ..ops import nn as nn_ops
 from ..functional.activation import quiet_softmax, softmax
@@ -91,13 +93,14 @@ class MhaOutput(NamedTuple):
 
 
 def mha_weights(query: Tensor, key: Tensor, mask_pad: Tensor | None, mask_attn: Tensor | None,
-                divisor: float, fill: float) -> Tensor:
-    """``softmax(mask_fill(query keyᵀ / divisor), dim=3)`` as one step (the ``mha_weights``
-    op-table entry), the masked scores set to ``fill``: the weights of :class:`MultiHeadAttention`
-    without dropout. ``query`` ``[batch, heads, seq_q, d_k]``, ``key`` ``[batch, heads, seq_k,
-    d_k]``; the Bool masks, True where masked, ``mask_pad`` ``[batch, seq_k]`` and ``mask_attn``
-    ``[batch, seq_q, seq_k]`` (shapes checked by the module). TypeError for a mask that is not
-    Bool."""
+                divisor: float, fill: float, drop: "torch.Tensor | None" = None) -> Tensor:
+    """``softmax(mask_fill(query keyᵀ / divisor * drop), dim=3)`` as one step (the
+    ``mha_weights`` op-table entry), the masked scores set to ``fill``: the weights of
+    :class:`MultiHeadAttention`. ``query`` ``[batch, heads, seq_q, d_k]``, ``key`` ``[batch,
+    heads, seq_k, d_k]``; the Bool masks, True where masked, ``mask_pad`` ``[batch, seq_k]`` and
+    ``mask_attn`` ``[batch, seq_q, seq_k]`` (shapes checked by the module); ``drop``, when given,
+    the scaled dropout mask of the scores (``Dropout.scaled_mask``). TypeError for a mask that
+    is not Bool."""
     batch, _, seq_q, _ = query._data.shape
     seq_k = key._data.shape[2]
     mask = None
@@ -106,7 +109,7 @@ def mha_weights(query: Tensor, key: Tensor, mask_pad: Tensor | None, mask_attn: 
     if mask_attn is not None:
         attn = as_mask(mask_attn, "mask_fill").reshape(batch, 1, seq_q, seq_k)
         mask = attn if mask is None else mask | attn
-    return apply2(nn_ops.MHA_WEIGHTS, query, key, (mask, divisor, fill))
+    return apply2(nn_ops.MHA_WEIGHTS, query, key, (mask, divisor, fill, drop))
 
 
 class MultiHeadAttention(Module):
@@ -156,13 +159,17 @@ class MultiHeadAttention(Module):
         return MhaOutput(weights, cache.output.forward(context, self.output.forward))
 
     def _weights(self, query: Tensor, key: Tensor, input: MhaInput) -> Tensor:
-        """Burn's order: scaled scores, dropout, masks (``min_float``), softmax over keys. Without
-        active dropout, with the plain softmax and a query and key of one dtype: one
-        :func:`mha_weights` step (the same values, fewer kernels and steps)."""
-        if (not self.quiet_softmax and query._data.dtype is key._data.dtype
-                and not (self.dropout.is_active(query) or self.dropout.is_active(key))):
+        """Burn's order: scaled scores, dropout, masks (``min_float``), softmax over keys. With the
+        plain softmax and a query and key of one dtype: one :func:`mha_weights` step (the same
+        values and dropout draws, fewer kernels and steps)."""
+        if not self.quiet_softmax and query._data.dtype is key._data.dtype:
+            drop = None
+            if self.dropout.is_active(query) or self.dropout.is_active(key):
+                qs, ks = query._data.shape, key._data.shape  # the scores' mask, drawn as Burn's
+                scores = wrap(query._data.new_empty(qs[0], qs[1], qs[2], ks[2]), None)
+                drop = self.dropout.scaled_mask(scores)._data
             return mha_weights(query, key, input.mask_pad_tensor, input.mask_attn_tensor,
-                               math.sqrt(self.d_k), self.min_float)
+                               math.sqrt(self.d_k), self.min_float, drop)
         batch, _, seq_q, _ = query.dims()
         seq_k = key.dims()[2]
         scores = self.dropout.forward(query.matmul(key.transpose()) / math.sqrt(self.d_k))

@@ -40,15 +40,20 @@ class Dropout(Module):
         tensor, with a non-zero ``prob``."""
         return self.training.is_training() and input.is_autodiff() and self.prob != 0.0
 
+    def scaled_mask(self, like: Tensor) -> Tensor:
+        """What :meth:`forward` multiplies an active input of ``like``'s shape, dtype and device
+        by, drawn from the device's generator as forward draws it: per entry 0 with probability
+        ``prob``, else ``1 / (1 - prob)``; untracked."""
+        keep = 1.0 - self.prob
+        return like.random_like(Distribution.bernoulli(keep)) * (1.0 / keep if keep else math.inf)
+
     def forward(self, input: Tensor) -> Tensor:
         """The input with dropout applied (unchanged when inactive), same shape."""
         if not self.is_active(input):
             return input
-        keep = 1.0 - self.prob
-        mask = input.random_like(Distribution.bernoulli(keep))
         # the untracked mask is scaled first: one recorded step, the values of Burn's
         # ``input * mask * scale`` (every mask entry is 0 or 1)
-        return input * (mask * (1.0 / keep if keep else math.inf))
+        return input * self.scaled_mask(input)
 
     def __repr__(self) -> str:
         extra = "" if self.training.is_trainable() else ", training: disabled"

@@ -231,13 +231,15 @@ ATTENTION = defop("attention", _attention_forward, COMPUTE, inputs=("q", "k", "v
 
 
 # ---- mha_weights: Burn's MultiHeadAttention weights over the keys, softmax(mask_fill(q kᵀ /
-# divisor, mask, fill)), as one step: the scores are divided and masked in place (Burn's module
-# composes five ops, each allocating a scores-sized tensor and holding a step); the rule is
-# torch's softmax backward, zeroed where masked and divided in place, then the two matmuls.
-# attrs: (mask, divisor, fill), ``mask`` a Bool tensor broadcastable to the scores (True:
-# masked) or None.
-def _mha_weights_forward(q, k, mask, divisor, fill):
+# divisor * drop, mask, fill)), as one step: the scores are divided, dropped out and masked in
+# place (Burn's module composes up to six ops, each allocating a scores-sized tensor and holding
+# a step); the rule is torch's softmax backward, zeroed where masked, dropped out and divided in
+# place, then the two matmuls. attrs: (mask, divisor, fill, drop), ``mask`` a Bool tensor
+# broadcastable to the scores (True: masked) or None, ``drop`` the scaled dropout mask or None.
+def _mha_weights_forward(q, k, mask, divisor, fill, drop):
     scores = _matmul(q, k.transpose(-2, -1)).div_(divisor)
+    if drop is not None:
+        scores.mul_(drop)
     if mask is not None:
         scores.masked_fill_(mask, fill)
     return _softmax(scores, -1)
@@ -247,13 +249,15 @@ def _mha_weights_rule(g, s, parents):
     gs = _softmax_backward(g, s.out, -1, g.dtype)
     if s.mask is not None:
         gs.masked_fill_(s.mask, 0.0)
+    if s.drop is not None:
+        gs.mul_(s.drop)
     gs.div_(s.divisor)
     return (_matmul(gs, s.k) if parents[0] is not None else None,
             _matmul(gs.transpose(-2, -1), s.q) if parents[1] is not None else None)
 
 
 MHA_WEIGHTS = defop("mha_weights", _mha_weights_forward, COMPUTE, inputs=("q", "k"),
-                    attrs=("mask", "divisor", "fill"), fused=_mha_weights_rule,
+                    attrs=("mask", "divisor", "fill", "drop"), fused=_mha_weights_rule,
                     needs=(("k", "out"), ("q", "out")))
 
 
