@@ -346,8 +346,8 @@ def test_mha_weights_are_one_step_with_burns_dropout_draws_and_values():
     module draws it (the scores' shape, the device generator), so the weights equal Burn's
     composed ops (scale, dropout, mask, softmax) bit for bit, and so do the gradients."""
     x = Tensor.from_data(randn(2, 3, 4), AD).require_grad()
-    mask = Tensor.from_bools([[[False, True, True], [False, False, True], [False, False, False]]] * 2,
-                             AD)
+    causal = [[False, True, True], [False, False, True], [False, False, False]]
+    mask = Tensor.from_bools([causal] * 2, AD)
     mha = nn.MultiHeadAttentionConfig(4, 2).with_dropout(0.5).init(AD).train()
     AD.seed(11)
     weights = mha.forward(nn.MhaInput.self_attn(x).mask_attn(mask)).weights
