@@ -37,34 +37,35 @@ CTC_LOSS = defop("ctc_loss", _ctc_forward, COMPUTE,
                  residuals=("nll", "log_alpha"), vjp=(vjp(_ctc_rule, "x", "nll", "log_alpha"),))
 
 
-# ---- mean squared error, reduced: attrs (reduction,), torch's code (1 mean, 2 sum); shape [1] ------
+# ---- mean squared error, reduced: attrs (reduction,), torch's code (1 mean, 2 sum); shape [1] ----
 def _mse_loss_forward(x, y, reduction):
     return _MSE_LOSS(x, y, reduction).reshape(1)
 
 
-def _mse_loss_rule(g, s, parents):
-    """torch's backward kernel gives ``x``'s gradient; ``y``'s is its negation."""
-    gx = _MSE_LOSS_BACKWARD(g.reshape(()), s.x, s.y, s.reduction)
+def _and_negated(gx, parents):
+    """The gradients of a loss of ``x - y`` from ``x``'s: ``y``'s is its negation (None for an
+    untracked input)."""
     if parents[1] is None:
         return gx, None
     return (gx, gx.neg()) if parents[0] is not None else (None, gx.neg_())
+
+
+def _mse_loss_rule(g, s, parents):
+    return _and_negated(_MSE_LOSS_BACKWARD(g.reshape(()), s.x, s.y, s.reduction), parents)
 
 
 MSE_LOSS = defop("mse_loss", _mse_loss_forward, MEMORY, inputs=("x", "y"), attrs=("reduction",),
                  fused=_mse_loss_rule, needs=(("x", "y"), ("x", "y")))
 
 
-# ---- Huber loss, reduced: attrs (reduction, delta), torch's reduction code, delta > 0; [1] --------
+# ---- Huber loss, reduced: attrs (reduction, delta), torch's reduction code, delta > 0; [1] -------
 def _huber_loss_forward(x, y, reduction, delta):
     return _HUBER_LOSS(x, y, reduction, delta).reshape(1)
 
 
 def _huber_loss_rule(g, s, parents):
-    """torch's backward kernel gives ``x``'s gradient; ``y``'s is its negation."""
-    gx = _HUBER_LOSS_BACKWARD(g.reshape(()), s.x, s.y, s.reduction, s.delta)
-    if parents[1] is None:
-        return gx, None
-    return (gx, gx.neg()) if parents[0] is not None else (None, gx.neg_())
+    return _and_negated(_HUBER_LOSS_BACKWARD(g.reshape(()), s.x, s.y, s.reduction, s.delta),
+                        parents)
 
 
 HUBER_LOSS = defop("huber_loss", _huber_loss_forward, MEMORY, inputs=("x", "y"),
