@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, Iterator, Sequence
 import torch
 
 from .. import validate
+from ..autodiff.recorder import apply1_each
+from ..ops.shape import NARROW
 from .base import TensorBase, check_scalar
 
 if TYPE_CHECKING:
@@ -72,12 +74,14 @@ class RearrangeMethods(TensorBase):
         if sum(sizes) != self._data.shape[d]:
             raise ValueError(f"split_with_sizes: sizes {sizes} sum to {sum(sizes)}, not to the size "
                              f"{self._data.shape[d]} of dim {d} (shape {self.dims()})")
-        pieces, start = [], 0
+        attrs, start = [], 0
         for size in sizes:
             if size:
-                pieces.append(self.narrow(d, start, size))
+                attrs.append((d, start, size))
                 start += size
-        return pieces
+        nonzero = [size for size in sizes if size]
+        # one torch.split call for every piece, recorded as one narrow step each
+        return apply1_each(NARROW, self, lambda data: data.split(nonzero, d), attrs) if attrs else []
 
     def roll_dim(self, shift: int, dim: int) -> "Tensor":
         """Rotates the entries of ``dim``: the result is ``cat([x[s:], x[:s]])`` with ``s = shift``
