@@ -79,9 +79,11 @@ class RearrangeMethods(TensorBase):
             if size:
                 attrs.append((d, start, size))
                 start += size
+        if not attrs:
+            return []
         nonzero = [size for size in sizes if size]
         # one torch.split call for every piece, recorded as one narrow step each
-        return apply1_each(NARROW, self, lambda data: data.split(nonzero, d), attrs) if attrs else []
+        return apply1_each(NARROW, self, lambda data: data.split(nonzero, d), attrs)
 
     def roll_dim(self, shift: int, dim: int) -> "Tensor":
         """Rotates the entries of ``dim``: the result is ``cat([x[s:], x[:s]])`` with ``s = shift``
