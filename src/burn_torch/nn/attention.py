@@ -15,7 +15,7 @@ from typing import NamedTuple
 import torch
 
 from .. import validate
-from ..autodiff.recorder import apply2, wrap
+from ..autodiff.recorder import apply2
 from ..methods.index import as_mask
 from ..ops import nn as nn_ops
 from ..functional.activation import quiet_softmax, softmax
@@ -166,8 +166,7 @@ class MultiHeadAttention(Module):
             drop = None
             if self.dropout.is_active(query) or self.dropout.is_active(key):
                 qs, ks = query._data.shape, key._data.shape  # the scores' mask, drawn as Burn's
-                scores = wrap(query._data.new_empty(qs[0], qs[1], qs[2], ks[2]), None)
-                drop = self.dropout.scaled_mask(scores)._data
+                drop = self.dropout.scaled_mask((qs[0], qs[1], qs[2], ks[2]), query)
             return mha_weights(query, key, input.mask_pad_tensor, input.mask_attn_tensor,
                                math.sqrt(self.d_k), self.min_float, drop)
         batch, _, seq_q, _ = query.dims()

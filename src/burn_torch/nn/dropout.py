@@ -2,8 +2,13 @@
 from __future__ import annotations
 
 import math
+from typing import Sequence
+
+import torch
 
 from .. import validate
+from ..autodiff.recorder import wrap
+from ..device import generator
 from ..distribution import Distribution
 from ..module import Config, Module, TrainingFlag
 from ..tensor import Tensor
@@ -40,20 +45,22 @@ class Dropout(Module):
         tensor, with a non-zero ``prob``."""
         return self.training.is_training() and input.is_autodiff() and self.prob != 0.0
 
-    def scaled_mask(self, like: Tensor) -> Tensor:
-        """What :meth:`forward` multiplies an active input of ``like``'s shape, dtype and device
-        by, drawn from the device's generator as forward draws it: per entry 0 with probability
-        ``prob``, else ``1 / (1 - prob)``; untracked."""
+    def scaled_mask(self, shape: Sequence[int], like: Tensor) -> torch.Tensor:
+        """What :meth:`forward` multiplies an active input of ``shape`` with ``like``'s dtype and
+        device by, drawn from the device's generator as forward draws it: per entry 0 with
+        probability ``prob``, else ``1 / (1 - prob)`` (a torch tensor)."""
         keep = 1.0 - self.prob
-        return like.random_like(Distribution.bernoulli(keep)) * (1.0 / keep if keep else math.inf)
+        d = like._data
+        mask = Distribution.bernoulli(keep).sample(shape, d.dtype, d.device, generator(d.device))
+        return mask.mul_(1.0 / keep if keep else math.inf)
 
     def forward(self, input: Tensor) -> Tensor:
         """The input with dropout applied (unchanged when inactive), same shape."""
         if not self.is_active(input):
             return input
-        # the untracked mask is scaled first: one recorded step, the values of Burn's
+        # the constant mask is scaled first: one recorded step, the values of Burn's
         # ``input * mask * scale`` (every mask entry is 0 or 1)
-        return input * self.scaled_mask(input)
+        return input * wrap(self.scaled_mask(input._data.shape, input), input._ctx)
 
     def __repr__(self) -> str:
         extra = "" if self.training.is_trainable() else ", training: disabled"
