@@ -22,7 +22,7 @@ from burn_torch.capture import capture
 from burn_torch.compat import from_torch_module
 from burn_torch.interop import to_torch_layout
 
-from _harness import main, max_abs_diff, time_sides
+from _harness import main, run
 
 # (kind, B, T, H, V or D)
 SIZES = [("lstm", 8, 16, 32, 100), ("lstm", 20, 35, 200, 1000),
@@ -48,19 +48,6 @@ def _in_torch_layout(modules, torch_modules, grads):
         k += len(names)
         out.extend(by_torch[name] for name, _ in tm.named_parameters())
     return out
-
-
-def _run(torch_step, burn_step, captured_step, modules, torch_modules, rounds, inner):
-    """Guards (gradients equal in torch's layout; the captured replay bit-equal to eager), then
-    times the three steps, which read every gradient (torch: ``p.grad``; burn_torch:
-    ``param.grad(grads)``)."""
-    worst = max_abs_diff(torch_step(), _in_torch_layout(modules, torch_modules, burn_step()))
-    assert worst < 1e-4, f"gradients disagree by {worst}"
-    captured_step()  # the recording call
-    assert all(torch.equal(a, b) for a, b in zip(burn_step(), captured_step(), strict=True)), \
-        "captured replay is not bit-equal to eager"
-    tt, tb, tc = time_sides((torch_step, burn_step, captured_step), rounds, inner)
-    return tt, tb, worst, tc
 
 
 def _leaves(modules):
@@ -91,8 +78,9 @@ def bench_lstm(B, T, H, V, rounds, inner):
         return [p.grad(grads).to_torch() for p in params]
 
     captured = capture(burn_step_on)
-    return _run(torch_step, lambda: burn_step_on(*leaves), lambda: captured(*leaves), b_mods,
-                t_mods, rounds, inner)
+    return run(torch_step, lambda: burn_step_on(*leaves), rounds, inner, tolerance=1e-4,
+               captured_step=lambda: captured(*leaves),
+               in_torch_layout=lambda grads: _in_torch_layout(b_mods, t_mods, grads))
 
 
 def bench_gru(B, T, H, D, rounds, inner):
@@ -114,8 +102,9 @@ def bench_gru(B, T, H, D, rounds, inner):
         return [p.grad(grads).to_torch() for p in params]
 
     captured = capture(burn_step_on)
-    return _run(torch_step, lambda: burn_step_on(*leaves), lambda: captured(*leaves), [b_gru],
-                [gru], rounds, inner)
+    return run(torch_step, lambda: burn_step_on(*leaves), rounds, inner, tolerance=1e-4,
+               captured_step=lambda: captured(*leaves),
+               in_torch_layout=lambda grads: _in_torch_layout([b_gru], [gru], grads))
 
 
 def bench(kind, B, T, H, X, rounds, inner):
