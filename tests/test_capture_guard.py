@@ -9,8 +9,8 @@ import torch
 from burn_torch import Device, Tensor
 from burn_torch.activation import relu
 from burn_torch.autodiff import hooks
-from burn_torch.capture import _environment, capture
-from burn_torch.capture._guard import compile_guard
+from burn_torch.capture import capture
+from burn_torch.capture._guard import compile_guard, environment
 
 CPU = Device.cpu()
 AD = CPU.autodiff()
@@ -148,7 +148,7 @@ def test_a_list_the_step_mutates_is_guarded_as_it_was_before_the_call():
 @pytest.mark.parametrize("change", ["stride", "dtype", "role", "alias", "value", "length"])
 def test_the_guard_answers_none_for_each_changed_field(change):
     x, w, b = _mlp_args()
-    guard = compile_guard((x, [w, b], 1), {}, _environment())
+    guard = compile_guard((x, [w, b], 1), {}, environment())
     tensors, nodes = guard((x, [w, b], 1), {})
     assert [id(t) for t in tensors] == [id(x.to_torch()), id(w.to_torch()), id(b.to_torch())]
     assert nodes[0] is None and nodes[1] is w._node and nodes[2] is b._node
@@ -238,7 +238,7 @@ def test_the_guard_accepts_exactly_the_calls_whose_general_key_is_the_recorded_o
     from burn_torch.capture._inputs import flatten
     calls = _variants()
     for rec_args, rec_kwargs in calls:
-        guard = compile_guard(rec_args, rec_kwargs, _environment())
+        guard = compile_guard(rec_args, rec_kwargs, environment())
         recorded = flatten((rec_args, rec_kwargs), [], [], {})
         for args, kwargs in calls:
             tensors, nodes = [], []

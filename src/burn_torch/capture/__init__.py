@@ -50,19 +50,13 @@ import threading
 from collections import OrderedDict
 from typing import Callable
 
-import torch
-
 from ..autodiff import hooks as _hooks
-from ..autodiff import recorder as _recorder
 from ..errors import AutodiffError
-from ..ops import tuning as _tuning
 from ._cuda import try_graph
-from ._guard import compile_guard
+from ._guard import compile_guard, environment
 from ._inputs import NotReplayable, flatten
 from ._plan import Plan, Unreplayable
 from ._record import Recording, signature
-
-_deterministic = torch.are_deterministic_algorithms_enabled
 
 __all__ = ["capture", "CapturedStep", "CaptureDivergenceError"]
 
@@ -81,11 +75,6 @@ class _LeafWatch(_hooks.BackwardHook):
 
     def check(self, nodes: list) -> None:
         self.leaves.extend(n for n in nodes if n.op is None)
-
-
-def _environment() -> tuple:
-    return (_recorder.NodeClass, tuple(_hooks.registered), _tuning.generation,
-            _deterministic())
 
 
 class CapturedStep:
@@ -129,7 +118,7 @@ class CapturedStep:
         tensors: list = []
         nodes: list = []
         try:
-            key = (flatten((args, kwargs), tensors, nodes, {}), _environment())
+            key = (flatten((args, kwargs), tensors, nodes, {}), environment())
         except NotReplayable:
             return self.fn(*args, **kwargs)
         plan = self._plans.get(key)

@@ -5,9 +5,9 @@ most of a small step's replay cost. A guard is compiled once per plan from the r
 arguments: it walks exactly that argument structure (container classes and lengths, dict keys),
 gathers every input's key fields — per public Tensor its class, shape, strides, dtype, device,
 autodiff strategy and graph role; per torch tensor its class, shape, strides, dtype, device; per
-plain value its class and value; the aliasing of inputs; debug mode, the registered backward
-hooks, the autotune generation and torch's deterministic mode — into one tuple and compares it
-with the recorded one. ``guard(args, kwargs)`` returns ``(tensors, nodes)`` (as :func:`flatten`
+plain value its class and value; the aliasing of inputs; the :func:`environment` (debug mode,
+the registered backward hooks, the autotune generation, torch's deterministic mode) — into one
+tuple and compares it with the recorded one. ``guard(args, kwargs)`` returns ``(tensors, nodes)`` (as :func:`flatten`
 fills them) when the call's key is the recorded key, and None otherwise (any difference, or any
 error while walking: the caller then takes the general path, which decides exactly as before).
 A guard only ever accepts a call whose key equals the recorded one; it may reject some calls the
@@ -28,6 +28,8 @@ from ..autodiff.graph import Node
 from ..ops import tuning as _tuning
 from ..tensor import Tensor
 from ._inputs import _VALUES
+
+_deterministic = torch.are_deterministic_algorithms_enabled
 
 _TorchTensor = torch.Tensor
 
@@ -146,11 +148,17 @@ class _Builder:
         self.check("[*map(_stride, D)]", [t._data.stride() for t in pub])
 
 
-def compile_guard(args: tuple, kwargs: dict, environment: tuple) -> Callable | None:
-    """The guard of the call ``fn(*args, **kwargs)`` recorded under ``environment`` (the key's
-    ``(NodeClass, registered hooks, autotune generation, torch's deterministic mode)``), or None
-    when its arguments hold something the generator does not handle (the general key is then the
-    only path)."""
+def environment() -> tuple:
+    """What a plan depends on beyond its arguments (a part of its key): the recorder's node class
+    (debug mode), the registered backward hooks, the autotune generation and torch's
+    deterministic mode."""
+    return (_recorder.NodeClass, tuple(_hooks.registered), _tuning.generation, _deterministic())
+
+
+def compile_guard(args: tuple, kwargs: dict, recorded: tuple) -> Callable | None:
+    """The guard of the call ``fn(*args, **kwargs)`` recorded under the :func:`environment`
+    ``recorded``, or None when its arguments hold something the generator does not handle (the
+    general key is then the only path)."""
     b = _Builder()
     try:
         parts = [b.local() for _ in args]
@@ -168,11 +176,7 @@ def compile_guard(args: tuple, kwargs: dict, environment: tuple) -> Callable | N
     except _NoGuard:
         return None
     b.bulk()
-    node_class, hooks, generation, deterministic = environment
-    b.check("_rec.NodeClass", node_class)
-    b.check("_hooks.registered", list(hooks))
-    b.check("_tuning.generation", generation)
-    b.check("_deterministic()", deterministic)
+    b.check("_environment()", recorded)
     n = len(b.inputs)
     plain = len(b.public) == n and b.inputs == [f"D[{p}]" for p in range(n)]
     prelude = [f"ts = [{', '.join(b.ts)}]", "D = [*map(_data, ts)]", "N = [*map(_node, ts)]"]
@@ -187,9 +191,7 @@ def compile_guard(args: tuple, kwargs: dict, environment: tuple) -> Callable | N
             + f"    t = {inputs}\n"
             + "".join(f"    {ln}\n" for ln in distinct)
             + f"    return t, {nodes}\n")
-    ns = {"_rec": _recorder, "_hooks": _hooks, "_tuning": _tuning,
-          "_deterministic": torch.are_deterministic_algorithms_enabled,
-          "_data": attrgetter("_data"), "_node": attrgetter("_node"),
+    ns = {"_environment": environment, "_data": attrgetter("_data"), "_node": attrgetter("_node"),
           "_cls_ctx": attrgetter("__class__", "_ctx"), "_op_req": attrgetter("op", "requirement"),
           "_meta": attrgetter("shape", "dtype", "device"),
           "_stride": _TorchTensor.stride, **b.consts}  # unbound: no bound method per call
