@@ -325,6 +325,45 @@ def test_slice_gradients_add_into_their_region_of_a_shared_input(pieces_first):
     np.testing.assert_allclose(values(got), xt.grad.numpy(), rtol=1e-12)
 
 
+@pytest.mark.parametrize("pieces_first", [True, False])
+def test_split_pieces_and_a_whole_tensor_gradient_sum_to_torchs(pieces_first):
+    """Pieces that tile their input (collected, then concatenated) summed with a gradient of the
+    whole tensor, whichever reaches the input first."""
+    x = np.array([[0.5, -1.0, 2.0, 4.0], [3.0, 0.25, -2.0, 1.5]])
+    ours = leaf(x)
+    y = ours * 2.0
+    whole = (y * y).sum()
+    a, b = y.split(2, 1)
+    parts = (a * 3.0).sum() + (b * b).sum()
+    got = ours.grad((whole + parts if pieces_first else parts + whole).backward())
+    xt = torch.tensor(x, requires_grad=True)
+    yt = xt * 2.0
+    at, bt = yt.split(2, 1)
+    ((yt * yt).sum() + (at * 3.0).sum() + (bt * bt).sum()).backward()
+    np.testing.assert_allclose(values(got), xt.grad.numpy(), rtol=1e-12)
+
+
+def test_unused_pieces_of_a_split_get_zero_gradient():
+    """Pieces that leave gaps (a narrow at each end of a dim): zeros between them."""
+    x = leaf([[1.0, 2.0, 3.0, 4.0, 5.0]])
+    grads = ((x.narrow(1, 3, 2) * 3.0).sum() + (x.narrow(1, 0, 1) * 2.0).sum()).backward()
+    assert values(x.grad(grads)) == [[2.0, 0.0, 0.0, 3.0, 3.0]]
+
+
+def test_split_gradients_keep_signed_zeros_as_torchs_split_backward():
+    """The pieces' gradients are concatenated (torch's split backward), not added into zeros,
+    which would turn a piece's -0.0 into +0.0."""
+    x = leaf([1.0, 2.0, 3.0, 4.0])
+    a, b = x.split(2, 0)
+    grads = ((a * -0.0).sum() + (b * 1.0).sum()).backward()  # b's gradient arrives first
+    xt = torch.tensor([1.0, 2.0, 3.0, 4.0], dtype=torch.float64, requires_grad=True)
+    at, bt = xt.split(2, 0)
+    ((at * -0.0).sum() + (bt * 1.0).sum()).backward()
+    got = x.grad(grads).to_torch()
+    assert torch.equal(got, xt.grad.to(got.dtype))
+    assert torch.signbit(got).tolist() == torch.signbit(xt.grad).tolist() == [True, True, False, False]
+
+
 def test_a_passed_on_gradient_is_not_written_into_by_a_slice_gradient():
     """``a + b`` hands both inputs the same gradient tensor; a slice of ``a`` then adds into a
     copy of it, never into the tensor ``b`` also received."""

@@ -3,8 +3,9 @@
 The engine owns what every op shares: it visits the steps in reverse topological order, calls
 the rules of each step's tracked inputs (the op table's per-input ``vjp`` rules, or its fused
 rule), reduces every gradient of an entry that is not ``exact`` to its input's shape and dtype
-(``unbroadcast``), sums gradients reached by several paths (a slicing op's gradient, an
-``ops.region.Region``, into its region of its input's), frees saved values and intermediate
+(``unbroadcast``), sums gradients reached by several paths (a slicing op's gradients,
+``ops.region.Region``, are collected per input and made dense once: see ``ops.region``), frees
+saved values and intermediate
 gradients as soon as they are used, and hands the gradients of retaining leaves back.
 Distributed sync and memory tracking take part through ``hooks``; the engine imports neither.
 """
@@ -18,7 +19,7 @@ import torch
 from ..errors import GraphConsumedError
 from . import hooks as _hooks
 from .checkpoint import Checkpoint, Recomputer
-from ..ops.region import Region
+from ..ops.region import Region, Regions
 from ..ops.table import PASS
 from .graph import Node
 from .unbroadcast import unbroadcast
@@ -28,7 +29,8 @@ _set_grad = torch._C._set_grad_enabled
 _lock = threading.Lock()
 _node_id = operator.attrgetter("id")
 _pass = PASS.fn  # the rule that passes the output gradient through: used as is, not called
-_Region = Region  # a slicing op's gradient: added into its region of the input's (ops.region)
+_Region = Region  # a slicing op's gradient: collected, then made dense (ops.region)
+_Regions = Regions
 
 
 def _consumed_error(p) -> GraphConsumedError:
@@ -161,6 +163,8 @@ def run_backward(root: Node, seed: torch.Tensor) -> dict[int, torch.Tensor]:
     try:
         for node in nodes:
             g = pop(node, None)
+            if g.__class__ is _Regions:
+                g = g.dense()
             op = node.op
             if op is None:
                 if g is not None:  # a leaf a walk reaches retains its gradient (GRAD)
@@ -213,11 +217,12 @@ def run_backward(root: Node, seed: torch.Tensor) -> dict[int, torch.Tensor]:
                         pg = computed[i]
                     if pg is None:
                         continue
-                    if pg.__class__ is _Region:  # into its region of p's gradient
+                    if pg.__class__ is _Region:  # collected, or added into p's dense gradient
                         cur = get(p)
                         if cur is None:
-                            grads[p] = pg.dense()
-                            owned.add(p)
+                            grads[p] = _Regions(pg)
+                        elif cur.__class__ is _Regions:
+                            cur.parts.append(pg)
                         else:
                             if p not in owned:
                                 cur = grads[p] = cur.clone()
@@ -239,7 +244,13 @@ def run_backward(root: Node, seed: torch.Tensor) -> dict[int, torch.Tensor]:
                     elif p in owned:
                         get(p).add_(pg)
                     else:
-                        grads[p] = get(p) + pg
+                        cur = get(p)
+                        if cur.__class__ is _Regions:  # fresh: summed in place
+                            cur = cur.dense()
+                            cur.add_(pg)
+                            grads[p] = cur
+                        else:
+                            grads[p] = cur + pg
                         owned.add(p)
             except Exception as e:
                 raise step_error(node, g, e) from e

@@ -2,19 +2,22 @@
 
 The rule of ``narrow`` (``split``, ``chunk``) or ``slice`` returns a :class:`Region` — the
 selected part's gradient and where that part lies in the input — instead of a zero-filled tensor
-of the input's shape. The engine adds it into that region of the input's accumulated gradient:
-the first region of an input is materialised once (:meth:`Region.dense`), later ones add into
-their part of it in place. Splitting a tensor into ``n`` pieces then costs one dense gradient
-and ``n - 1`` region additions, not ``n`` zero-padded tensors and ``n - 1`` full-size sums; a
-step-by-step loop over a sequence (``x.narrow(1, t, 1)`` for each ``t``) costs one dense
-gradient instead of one per step. Regions never leave the engine: hooks and the gradients
-container see dense tensors.
+of the input's shape. The engine collects an input's regions (:class:`Regions`) until the input's
+own step runs or a whole-tensor gradient joins them, then makes them one dense gradient: pieces
+of one dim that do not overlap (the pieces of a ``split``, the steps of a loop over
+``x.narrow(1, t, 1)``) are concatenated, the gaps filled with zeros — one ``cat`` kernel, as
+torch's split backward; otherwise the first region is materialised (:meth:`Region.dense`) and
+the others add into their part of it in place. A region arriving after a dense gradient adds into
+it. Splitting a tensor into ``n`` pieces costs one ``cat``, not ``n`` zero-padded tensors and
+``n - 1`` full-size sums. Regions never leave the engine: hooks and the gradients container see
+dense tensors.
 """
 from __future__ import annotations
 
 import torch
 
 _PAD = torch.constant_pad_nd
+_CAT = torch.cat
 
 
 class Region:
@@ -41,3 +44,61 @@ class Region:
     def add_to(self, target: torch.Tensor) -> None:
         """Adds ``grad`` into ``target``'s region in place (``target`` has ``shape``)."""
         target[self.index].add_(self.grad)
+
+
+def _start(region: Region) -> int:
+    return region.index[-1].start
+
+
+class Regions:
+    """The regions of one input's gradient received so far, in arrival order, not yet summed."""
+
+    __slots__ = ("parts",)
+
+    def __init__(self, first: Region) -> None:
+        self.parts = [first]
+
+    def dense(self) -> torch.Tensor:
+        """A fresh tensor of the input's shape: the sum of the regions (zeros elsewhere)."""
+        parts = self.parts
+        first = parts[0]
+        if len(parts) == 1:
+            return first.dense()
+        pieces = _pieces(parts)
+        if pieces is not None:
+            return _CAT(pieces, len(first.index) - 1)
+        out = first.dense()
+        for region in parts[1:]:
+            region.add_to(out)
+        return out
+
+
+def _pieces(parts: list) -> list | None:
+    """The regions' gradients and zero gaps in order along their one dim, when every region is
+    a ``narrow``'s (it has ``pad``), all along the same dim, and none overlaps another; else
+    None."""
+    first = parts[0]
+    d = len(first.index) - 1
+    for region in parts:
+        if region.pad is None or len(region.index) != d + 1:
+            return None
+    shape = first.shape
+    pieces = []
+    pos = 0
+    for region in sorted(parts, key=_start):
+        span = region.index[d]
+        if span.start < pos:
+            return None
+        if span.start > pos:
+            pieces.append(_zeros(first.grad, shape, d, span.start - pos))
+        pieces.append(region.grad)
+        pos = span.stop
+    if pos < shape[d]:
+        pieces.append(_zeros(first.grad, shape, d, shape[d] - pos))
+    return pieces
+
+
+def _zeros(like: torch.Tensor, shape: torch.Size, d: int, size: int) -> torch.Tensor:
+    gap = list(shape)
+    gap[d] = size
+    return like.new_zeros(gap)
