@@ -7,8 +7,7 @@ output. Each step runs forward, loss and backward and reads the gradient of ever
 Both sides hold the same weights (burn_torch's converted with ``from_torch_module``); burn_torch
 runs each layer's whole sequence as one op-table entry (``lstm``/``gru``), torch runs its
 aten LSTM/GRU kernels. Prints per-size medians (µs) and the ratio burn_torch / torch (target:
-<= 1.0), and the same step through ``burn_torch.capture`` (the modules' parameter tensors passed
-as arguments, as capture needs).
+<= 1.0), and the same step through ``burn_torch.capture`` (the modules are its arguments).
 
 Usage: python benchmarks/rnn_step.py [--quick] [--threads N] [--no-autotune]
 """
@@ -50,8 +49,9 @@ def _in_torch_layout(modules, torch_modules, grads):
     return out
 
 
-def _leaves(modules):
-    return [p.val() for m in modules for _, p in m.named_params()]
+def _grads(modules, grads):
+    """Every parameter's gradient, in ``named_params`` order, as torch tensors."""
+    return [p.val().grad(grads).to_torch() for m in modules for p in m.params()]
 
 
 def bench_lstm(B, T, H, V, rounds, inner):
@@ -70,16 +70,15 @@ def bench_lstm(B, T, H, V, rounds, inner):
         return _torch_grads(t_mods)
 
     b_mods = [b_emb, b_lstm, b_dec]
-    leaves = _leaves(b_mods)
 
-    def burn_step_on(*params):  # the modules' own parameter tensors
-        out, _ = b_lstm.forward(b_emb.forward(b_tokens))
-        grads = LOSS.forward(b_dec.forward(out).reshape([B * T, V]), b_targets).backward()
-        return [p.grad(grads).to_torch() for p in params]
+    def burn_step(emb, lstm, dec):
+        out, _ = lstm.forward(emb.forward(b_tokens))
+        grads = LOSS.forward(dec.forward(out).reshape([B * T, V]), b_targets).backward()
+        return _grads((emb, lstm, dec), grads)
 
-    captured = capture(burn_step_on)
-    return run(torch_step, lambda: burn_step_on(*leaves), rounds, inner, tolerance=1e-4,
-               captured_step=lambda: captured(*leaves),
+    captured = capture(burn_step)
+    return run(torch_step, lambda: burn_step(*b_mods), rounds, inner, tolerance=1e-4,
+               captured_step=lambda: captured(*b_mods),
                in_torch_layout=lambda grads: _in_torch_layout(b_mods, t_mods, grads))
 
 
@@ -95,15 +94,12 @@ def bench_gru(B, T, H, D, rounds, inner):
         out.square().mean().backward()
         return _torch_grads([gru])
 
-    leaves = _leaves([b_gru])
+    def burn_step(gru):
+        return _grads((gru,), gru.forward(bx).square().mean().backward())
 
-    def burn_step_on(*params):  # the module's own parameter tensors
-        grads = b_gru.forward(bx).square().mean().backward()
-        return [p.grad(grads).to_torch() for p in params]
-
-    captured = capture(burn_step_on)
-    return run(torch_step, lambda: burn_step_on(*leaves), rounds, inner, tolerance=1e-4,
-               captured_step=lambda: captured(*leaves),
+    captured = capture(burn_step)
+    return run(torch_step, lambda: burn_step(b_gru), rounds, inner, tolerance=1e-4,
+               captured_step=lambda: captured(b_gru),
                in_torch_layout=lambda grads: _in_torch_layout([b_gru], [gru], grads))
 
 

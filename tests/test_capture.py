@@ -11,6 +11,8 @@ from burn_torch import (Device, GradientCheckpointingStrategy, Gradients, GraphC
                         nn)
 from burn_torch.activation import relu
 from burn_torch.capture import CaptureDivergenceError, capture
+from burn_torch.module import Module
+from burn_torch.optim import GradientsParams, SgdConfig
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "benchmarks"))
 import cnn_step, gpt_step, mlp_step, mnist_cnn_step, rnn_step  # noqa: E402
@@ -100,36 +102,34 @@ def test_mnist_benchmark_step_replays_bit_equal():
 
 
 def test_lstm_language_model_benchmark_step_replays_bit_equal():
-    """The rnn_step LSTM model (two layers, one ``lstm`` op each, oneDNN's kernels): the modules'
-    parameters are the arguments; the replay runs on other tokens and targets."""
+    """The rnn_step LSTM model (two layers, one ``lstm`` op each, oneDNN's kernels): the modules
+    are the arguments; the replay runs on other tokens and targets."""
     torch.manual_seed(0)
     torch_modules = (torch.nn.Embedding(11, 6), torch.nn.LSTM(6, 6, 2, batch_first=True),
                      torch.nn.Linear(6, 11))
-    emb, lstm, dec = (rnn_step.from_torch_module(m, AD) for m in torch_modules)
-    params = rnn_step._leaves([emb, lstm, dec])
+    modules = [rnn_step.from_torch_module(m, AD) for m in torch_modules]
 
-    def step(tokens, targets, *params):
+    def step(tokens, targets, emb, lstm, dec):
         out, _ = lstm.forward(emb.forward(tokens))
         grads = rnn_step.LOSS.forward(dec.forward(out).reshape([15, 11]), targets).backward()
-        return [p.grad(grads) for p in params]
+        return [p.val().grad(grads) for m in (emb, lstm, dec) for p in m.params()]
 
     def args(seed):
         gen = torch.Generator().manual_seed(seed)
         return (Tensor.from_data(torch.randint(0, 11, (3, 5), generator=gen), CPU),
-                Tensor.from_data(torch.randint(0, 11, (15,), generator=gen), CPU), *params)
+                Tensor.from_data(torch.randint(0, 11, (15,), generator=gen), CPU), *modules)
     _replays_bit_equal(step, args)
 
 
 def test_gru_benchmark_step_replays_bit_equal():
     torch.manual_seed(0)
     gru = rnn_step.from_torch_module(torch.nn.GRU(4, 6, batch_first=True), AD)
-    params = rnn_step._leaves([gru])
 
-    def step(x, *params):
+    def step(x, gru):
         grads = gru.forward(x).square().mean().backward()
-        return [p.grad(grads) for p in params]
+        return [p.val().grad(grads) for p in gru.params()]
 
-    _replays_bit_equal(step, lambda seed: (_const(3, 5, 4, seed=seed), *params))
+    _replays_bit_equal(step, lambda seed: (_const(3, 5, 4, seed=seed), gru))
 
 
 def test_transformer_decoder_benchmark_step_replays_bit_equal():
@@ -243,6 +243,100 @@ def test_a_leaf_not_passed_as_argument_makes_the_step_eager():
     assert step.replayed == 0
 
 
+# =========================================================================== modules ====
+class _Mlp(Module):
+    def __init__(self, width: int, norm: bool = False) -> None:
+        super().__init__()
+        self.fc1 = nn.LinearConfig(5, width).init(AD)
+        self.norm = nn.BatchNormConfig(width).init(AD) if norm else None
+        self.fc2 = nn.LinearConfig(width, 3).init(AD)
+
+    def forward(self, x: Tensor) -> Tensor:
+        h = self.fc1.forward(x)
+        if self.norm is not None:
+            h = self.norm.forward(h.unsqueeze_dim(2)).squeeze_dim(2)
+        return self.fc2.forward(relu(h))
+
+
+def _loss_and_grads(model, x, y):
+    loss = (model.forward(x) - y).square().mean()
+    grads = loss.backward()
+    return loss.detach(), grads
+
+
+def _train(step, model, steps: int) -> list:
+    """``steps`` SGD steps of ``step``; the losses, as floats."""
+    optimizer = SgdConfig().init()
+    losses = []
+    for i in range(steps):
+        x, y = _const(4, 5, seed=i), _const(4, 3, seed=i + 50)
+        loss, grads = step(model, x, y)
+        model = optimizer.step(0.1, model, GradientsParams.from_grads(grads, model))
+        losses.append(loss.into_scalar())
+    return losses, model
+
+
+def test_a_training_loop_captured_over_its_module_trains_exactly_as_eager():
+    """Each SGD step returns a new module (new weights, same structure): the captured step
+    replays on it, and the losses and final weights are eager's, bit for bit."""
+    model = _Mlp(8)
+    twin = _Mlp(8).load_record(model.into_record())
+    step = capture(_loss_and_grads)
+    captured_losses, captured_model = _train(step, model, 4)
+    assert step.eager_reason is None and step.plans == 1 and step.replayed == 3
+    eager_losses, eager_model = _train(_loss_and_grads, twin, 4)
+    assert captured_losses == eager_losses
+    assert _bits([p.val() for p in captured_model.params()], [p.val() for p in eager_model.params()])
+
+
+def test_a_module_of_another_shape_records_again():
+    step = capture(_loss_and_grads)
+    step(_Mlp(8), _const(4, 5), _const(4, 3))
+    model = _Mlp(6)
+    x, y = _const(4, 5, seed=1), _const(4, 3, seed=1)
+    _, grads = step(model, x, y)
+    assert step.plans == 2 and step.replayed == 0
+    _, want = _loss_and_grads(model, x, y)
+    assert _bits([p.val().grad(grads) for p in model.params()],
+                 [p.val().grad(want) for p in model.params()])
+
+
+def test_a_forward_that_updates_its_modules_state_runs_eagerly_every_call():
+    """BatchNorm in training replaces its running statistics on the module: replay could not,
+    so the step is found out while recorded and every call updates them, as eager."""
+    step = capture(_loss_and_grads)
+    model, twin = _Mlp(4, norm=True), _Mlp(4, norm=True)
+    twin = twin.load_record(model.into_record())
+    for seed in range(3):
+        x, y = _const(4, 5, seed=seed), _const(4, 3, seed=seed + 9)
+        step(model, x, y)
+        _loss_and_grads(twin, x, y)
+    assert "changed its arguments" in step.eager_reason and step.replayed == 0
+    assert _bits([model.norm.running_mean.val(), model.norm.running_var.val()],
+                 [twin.norm.running_mean.val(), twin.norm.running_var.val()])
+
+
+def test_a_function_that_fills_a_container_argument_runs_eagerly_every_call():
+    def fn(x, w, log):
+        grads = (x @ w).sum().backward()
+        log.append(w.grad(grads))
+        return grads
+    step = capture(fn)
+    log = []
+    for seed in range(3):
+        step(_const(2, 3, seed=seed), _leaf(3, 4, seed=seed), log)
+    assert len(log) == 3 and step.replayed == 0 and "changed its arguments" in step.eager_reason
+
+
+def test_a_module_holding_an_arbitrary_object_runs_eagerly():
+    model = _Mlp(4)
+    model.note = object()
+    step = capture(_loss_and_grads)
+    for _ in range(2):
+        step(model, _const(4, 5), _const(4, 3))
+    assert step.plans == 0 and step.replayed == 0
+
+
 # ============================================================================ guards ====
 def test_a_host_read_value_guards_the_replay():
     def fn(x, w):
@@ -345,8 +439,13 @@ def test_cuda_graph_replay_is_bit_equal_to_eager():
     assert _bits(step(*second), mlp_loss_grads(*second)) and step.replayed == 1
 
 
-def test_the_readme_example_replays_bit_equal_to_eager():
+def test_the_readme_examples_replay_bit_equal_to_eager():
+    """Both examples of the README's section, in one namespace (the second continues the
+    first); their asserts are the checks."""
     readme = (pathlib.Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
-    section = readme.split("## Captured steps", 1)[1]
-    code = section.split("```python\n", 1)[1].split("```", 1)[0]
-    exec(compile(code, "README.md (Captured steps)", "exec"), {})
+    section = readme.split("## Captured steps", 1)[1].split("\n## ", 1)[0]
+    blocks = [b.split("```", 1)[0] for b in section.split("```python\n")[1:]]
+    assert len(blocks) == 2
+    scope: dict = {}
+    for code in blocks:
+        exec(compile(code, "README.md (Captured steps)", "exec"), scope)

@@ -2,15 +2,17 @@
 with the plan used last, field by field, instead of building the call's key. These tests make
 the plan used last the one the changed call would wrongly replay, so each fails if the fast
 guard accepted the change (stride, dtype, device, strategy, leaf role, aliasing, a plain value,
-the argument structure, hooks) instead of recording again, as the general key does."""
+the argument structure, a module's fields, hooks) instead of recording again, as the general
+key does."""
 import pytest
 import torch
 
-from burn_torch import Device, Tensor
+from burn_torch import Device, Tensor, nn
 from burn_torch.activation import relu
 from burn_torch.autodiff import hooks
 from burn_torch.capture import capture
 from burn_torch.capture._guard import compile_guard, environment
+from burn_torch.module import Module, Param
 
 CPU = Device.cpu()
 AD = CPU.autodiff()
@@ -131,18 +133,22 @@ def test_a_registered_backward_hook_misses_the_fast_guard():
         unregister()
 
 
-def test_a_list_the_step_mutates_is_guarded_as_it_was_before_the_call():
+def test_a_list_the_step_mutates_is_never_replayed():
+    """The list grows while recorded: no plan is kept (a replay would not append), and each
+    call appends, whatever the list's length."""
     def fn(x, ws):
         grads = (x @ ws[0]).sum().backward()
         out = [ws[0].grad(grads)]
-        ws.append(ws[0])                                # the argument grows while recording
+        ws.append(ws[0])
         return out
     x, w = _t(_randn(2, 3)), _t(_randn(3, 4, seed=1), AD, leaf=True)
     step = capture(fn)
-    ws = [w]
-    step(x, ws)                                         # recorded with a one-element list
-    step(x, [w, w])                                     # ws as it is after that call: a new key
-    assert step.replayed == 0 and step.plans == 2
+    ws, again = [w], [w]
+    step(x, ws)
+    step(x, again)
+    step(x, again)
+    assert len(ws) == 2 and len(again) == 3
+    assert step.replayed == 0 and step.plans == 0
 
 
 @pytest.mark.parametrize("change", ["stride", "dtype", "role", "alias", "value", "length"])
@@ -248,3 +254,47 @@ def test_the_guard_accepts_exactly_the_calls_whose_general_key_is_the_recorded_o
             if hit is not None:
                 assert [id(t) for t in hit[0]] == [id(t) for t in tensors]
                 assert [id(n) for n in hit[1]] == [id(n) for n in nodes]
+
+
+class _Scaled(Module):
+    """``dropout(x @ w) * scale``: a parameter, a plain field and a training flag."""
+
+    def __init__(self, scale: float = 2.0, training: bool = True, width: int = 4) -> None:
+        super().__init__()
+        self.w = Param(_t(_randn(3, width, seed=1), AD))
+        self.scale = scale
+        self.dropout = nn.DropoutConfig(0.0).init()
+        if not training:
+            self.dropout.training = self.dropout.training.valid()
+
+    def forward(self, x: Tensor) -> Tensor:
+        return self.dropout.forward(x @ self.w.val()) * self.scale
+
+
+def _module_grads(model, x):
+    return [model.w.val().grad(model.forward(x).sum().backward())]
+
+
+def test_a_changed_module_field_misses_the_fast_guard():
+    x = _t(_randn(2, 3))
+    _records_again(_module_grads, (_Scaled(2.0), x), (_Scaled(3.0), x))
+
+
+def test_a_changed_training_flag_misses_the_fast_guard():
+    x = _t(_randn(2, 3))
+    _records_again(_module_grads, (_Scaled(training=True), x), (_Scaled(training=False), x))
+
+
+def test_a_module_of_another_class_misses_the_fast_guard():
+    class Other(_Scaled):
+        pass
+    x = _t(_randn(2, 3))
+    _records_again(_module_grads, (_Scaled(), x), (Other(), x))
+
+
+def test_a_new_module_of_the_same_structure_passes_the_fast_guard():
+    step = capture(_module_grads)
+    x = _t(_randn(2, 3))
+    step(_Scaled(), x)
+    model = _Scaled()
+    assert _bits(step(model, x), _module_grads(model, x)) and step.replayed == 1

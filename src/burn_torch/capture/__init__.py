@@ -32,9 +32,16 @@ What replay cannot see (as with CUDA graphs):
 - **Tensors ``fn`` reads from outside its arguments** (closures, globals) are constants of the
   plan: pass every value that changes between calls as an argument. A gradient-retaining leaf
   reached by backward that is not an argument makes the function unreplayable.
-- **Arguments other than tensors and plain values** (a ``Module``, a ``Gradients``
-  container, an optimizer): such calls run eagerly. Pass parameter tensors (lists of them) to
-  capture a training step.
+- **Modules** are arguments like containers: their parameters and tensors are inputs, their
+  structure and other fields (numbers, strings, enums, configs, training flags, devices) part
+  of the key, so ``grads_of(model, x, y)`` replays for every model an optimizer returns (same
+  structure, new weights), and records again for a model of another shape or in another
+  training state. A module holding another kind of object, and arguments such as a
+  ``Gradients`` container or an optimizer, run eagerly.
+- **Changes to the arguments** other than through kernels: a forward that updates its
+  module's state (``BatchNorm``'s running statistics in training, an attention cache), a list
+  ``fn`` appends to. Replay runs the kernels, not the Python assignments, so such a function is
+  found out while it is recorded and runs eagerly every call.
 - **Results with a live graph** (a tracked tensor returned before its backward ran) cannot be
   replayed: such a function runs eagerly every call.
 
@@ -141,8 +148,9 @@ class CapturedStep:
         self.replayed += 1
         return result
 
-    def _recording(self, args, kwargs, tensors, nodes):
-        """Runs ``fn`` eagerly under a recording; returns (result, Plan or reason string)."""
+    def _recording(self, args, kwargs, key, tensors, nodes):
+        """Runs ``fn`` eagerly under a recording of the call with ``key``; returns (result, Plan
+        or reason string)."""
         rec = Recording(tensors)
         leaves: list = []
         me = threading.get_ident()
@@ -156,10 +164,14 @@ class CapturedStep:
             unregister()
         if rec.unreplayable is not None:
             return result, rec.unreplayable
+        if _changed(args, kwargs, key, tensors, nodes):
+            return result, ("fn changed its arguments (a module's state, such as BatchNorm's "
+                            "running statistics in training, or a container it fills): replay "
+                            "runs kernels, not Python assignments")
         known = {id(n) for n in nodes if n is not None}
         if any(id(n) not in known for n in leaves):
             return result, ("backward reached a leaf that is not an argument of the captured "
-                            "function; pass parameters as arguments")
+                            "function; pass the model or its parameters as arguments")
         try:
             plan = Plan(rec, nodes, result)
         except Unreplayable as e:
@@ -183,13 +195,13 @@ class CapturedStep:
 
     def _record(self, key, args, kwargs, tensors, nodes):
         guard = compile_guard(args, kwargs, key[1])   # before fn runs (it may mutate them)
-        result, plan = self._recording(args, kwargs, tensors, nodes)
+        result, plan = self._recording(args, kwargs, key[0], tensors, nodes)
         self._store(key, plan, guard)
         return result
 
     def _check(self, key, plan, args, kwargs, tensors, nodes):
         guard = compile_guard(args, kwargs, key[1])   # before fn runs (it may mutate them)
-        result, fresh = self._recording(args, kwargs, tensors, nodes)
+        result, fresh = self._recording(args, kwargs, key[0], tensors, nodes)
         if fresh.__class__ is str or fresh.signature != plan.signature:
             if self.on_divergence == "raise":
                 raise CaptureDivergenceError(
@@ -198,6 +210,20 @@ class CapturedStep:
                     + (f": {fresh}" if fresh.__class__ is str else ""))
             self._store(key, fresh, guard)
         return result
+
+
+def _changed(args, kwargs, key, tensors: list, nodes: list) -> bool:
+    """Whether the arguments of a call recorded with ``key`` (and its inputs ``tensors`` and
+    ``nodes``) no longer have that key or those inputs after ``fn`` ran."""
+    after_tensors: list = []
+    after_nodes: list = []
+    try:
+        after = flatten((args, kwargs), after_tensors, after_nodes, {})
+    except NotReplayable:
+        return True
+    return (after != key or len(after_tensors) != len(tensors)
+            or any(a is not b for a, b in zip(after_tensors, tensors))
+            or any(a is not b for a, b in zip(after_nodes, nodes)))
 
 
 def capture(fn: Callable | None = None, *, check_every: int | None = None,

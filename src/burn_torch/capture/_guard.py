@@ -25,9 +25,11 @@ import torch
 from ..autodiff import hooks as _hooks
 from ..autodiff import recorder as _recorder
 from ..autodiff.graph import Node
+from ..module.module import Module
+from ..module.param import Param, TrainingFlag
 from ..ops import tuning as _tuning
 from ..tensor import Tensor
-from ._inputs import _VALUES
+from ._inputs import _VALUES, value_object
 
 _deterministic = torch.are_deterministic_algorithms_enabled
 
@@ -94,16 +96,35 @@ class _Builder:
                 self.walk(part, v)
         elif cls is dict:
             self.lines.append(f"if {name}.__class__ is not dict: return None")
-            self.lines.append(f"if tuple({name}) != {self.const(tuple(value))}: return None")
-            for k, v in value.items():
-                part = self.local()
-                self.lines.append(f"{part} = {name}[{self.const(k)}]")
-                self.walk(part, v)
-        elif cls in _VALUES or isinstance(value, enum.Enum):
+            self.items(name, value)
+        elif cls in _VALUES or isinstance(value, enum.Enum) or value_object(cls):
             self.check(f"{name}.__class__", cls)
             self.check(name, value)
+        elif cls is Param:
+            self.lines.append(f"if {name}.__class__ is not {self.const(Param)}: return None")
+            self.check(f"{name}._active", value._active)
+            part = self.local()
+            self.lines.append(f"{part} = {name}._value")
+            self.walk(part, value._value)
+        elif cls is TrainingFlag:
+            self.check(f"{name}.__class__", cls)
+            self.check(f"{name}._trainable", value._trainable)
+            self.check(f"{name}._training", value._training)
+        elif isinstance(value, Module) and hasattr(value, "__dict__"):
+            self.lines.append(f"if {name}.__class__ is not {self.const(cls)}: return None")
+            self.items(f"{name}.__dict__", value.__dict__)
         else:
             raise _NoGuard(cls.__name__)
+
+    def items(self, name: str, value: dict) -> None:
+        """The entries of dict ``value`` (a dict argument, a module's attributes), in order."""
+        d = self.local()
+        self.lines.append(f"{d} = {name}")
+        self.lines.append(f"if tuple({d}) != {self.const(tuple(value))}: return None")
+        for k, v in value.items():
+            part = self.local()
+            self.lines.append(f"{part} = {d}[{self.const(k)}]")
+            self.walk(part, v)
 
     def tensor(self, t) -> None:
         """Public Tensor number ``len(self.public)`` of ``ts`` (its fields are checked in bulk)."""

@@ -1,21 +1,28 @@
 """The inputs of a captured call: which values are tensors, and the key that says whether a
 recorded plan fits them.
 
-A call's arguments are walked (tuples, lists and dicts are entered; public Tensors and torch
-tensors are inputs; plain values — None, numbers, strings, enums, dtypes, devices — are
-constants that must compare equal; any other object, such as a Module, makes the call eager). The key holds, per
+A call's arguments are walked: tuples, lists and dicts are entered, and so are Modules (their
+attributes, in order: a parameter's tensor and trainability, a training flag's state, sub-modules
+and containers); public Tensors and torch tensors are inputs; plain values — None, numbers,
+strings, enums, dtypes, torch and burn_torch devices, frozen dataclasses such as configs and
+padding — are constants that must compare equal; any other object (a Gradients container, an
+optimizer, a module holding an arbitrary object) makes the call eager. The key holds, per
 input tensor, its shape, strides, dtype, device, autodiff strategy and graph role (untracked,
-or a gradient-retaining leaf), plus which inputs are the same object, plus the constants; two
-calls with equal keys run the same kernels on the same kinds of values (as long as ``fn`` has
-no data-dependent or hidden Python state, see ``burn_torch.capture``).
+or a gradient-retaining leaf), plus which inputs are the same object, plus the structure and the
+constants; two calls with equal keys run the same kernels on the same kinds of values (as long
+as ``fn`` has no data-dependent or hidden Python state, see ``burn_torch.capture``).
 """
 from __future__ import annotations
 
+import dataclasses
 import enum
 
 import torch
 
 from ..autodiff.graph import Node
+from ..device import Device
+from ..module.module import Module
+from ..module.param import Param, TrainingFlag
 from ..tensor import Tensor
 
 _TorchTensor = torch.Tensor
@@ -67,6 +74,31 @@ def flatten(args, tensors: list, nodes: list, ids: dict) -> tuple:
         return (dict, *[(k, flatten(v, tensors, nodes, ids)) for k, v in args.items()])
     if cls in _VALUES or isinstance(args, enum.Enum):
         return (cls, args)
-    # other objects (a Module, a Gradients container, an optimizer) would key by identity: a
-    # new one every step would record every call; they run eagerly
-    raise NotReplayable(f"an argument of type {cls.__name__} is not a tensor or a plain value")
+    if cls is Param:
+        return (Param, args._active, flatten(args._value, tensors, nodes, ids))
+    if cls is TrainingFlag:
+        return (TrainingFlag, args._trainable, args._training)
+    if isinstance(args, Module):
+        state = getattr(args, "__dict__", None)
+        if state is None:
+            raise NotReplayable(f"a module of type {cls.__name__} without attributes")
+        return (cls, *[(k, flatten(v, tensors, nodes, ids)) for k, v in state.items()])
+    if value_object(cls):
+        try:
+            hash(args)
+        except TypeError:
+            raise NotReplayable(f"an unhashable {cls.__name__} constant") from None
+        return (cls, args)
+    # other objects (a Gradients container, an optimizer) would key by identity: a new one
+    # every step would record every call; they run eagerly
+    raise NotReplayable(f"an argument of type {cls.__name__} is not a tensor, a module or a "
+                        "plain value")
+
+
+def value_object(cls: type) -> bool:
+    """Whether instances of ``cls`` are constants compared by value: a burn_torch Device or a
+    frozen dataclass (a module's config, its padding)."""
+    if cls is Device:
+        return True
+    params = getattr(cls, "__dataclass_params__", None)
+    return params is not None and params.frozen and dataclasses.is_dataclass(cls)

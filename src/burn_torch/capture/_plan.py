@@ -129,7 +129,8 @@ class ResultTemplate:
                 i = self.leaf_index.get(leaf_id)
                 if i is None:
                     raise Unreplayable("the Gradients hold a leaf that is not an argument of the "
-                                       "captured function; pass parameters as arguments")
+                                       "captured function; pass the model or its parameters as "
+                                       "arguments")
                 items.append(f"n[{i}].id: {self.tensor_expr(g)}")
             return "_Gradients({" + ", ".join(items) + "})"
         if isinstance(value, _TorchTensor):
