@@ -13,9 +13,8 @@ from typing import TYPE_CHECKING, Iterator, Sequence
 import torch
 
 from .. import validate
-from ..autodiff.recorder import apply1_each
-from ..ops.shape import NARROW
 from .base import TensorBase, check_scalar
+from .shape import pieces
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
@@ -74,16 +73,8 @@ class RearrangeMethods(TensorBase):
         if sum(sizes) != self._data.shape[d]:
             raise ValueError(f"split_with_sizes: sizes {sizes} sum to {sum(sizes)}, not to the size "
                              f"{self._data.shape[d]} of dim {d} (shape {self.dims()})")
-        attrs, start = [], 0
-        for size in sizes:
-            if size:
-                attrs.append((d, start, size))
-                start += size
-        if not attrs:
-            return []
         nonzero = [size for size in sizes if size]
-        # one torch.split call for every piece, recorded as one narrow step each
-        return apply1_each(NARROW, self, lambda data: data.split(nonzero, d), attrs)
+        return pieces(self, d, nonzero) if nonzero else []
 
     def roll_dim(self, shift: int, dim: int) -> "Tensor":
         """Rotates the entries of ``dim``: the result is ``cat([x[s:], x[:s]])`` with ``s = shift``

@@ -42,6 +42,19 @@ def norm_slice(s, size: int):
     return slice(stop - 1 - (count - 1) * k, stop, k), True
 
 
+def pieces(t, d: int, sizes: list) -> "list[Tensor]":
+    """Consecutive pieces of ``sizes[i]`` entries (each at least 1, summing to the dim's size)
+    along dim ``d`` of ``t``, each recorded as a ``narrow`` step (no re-check: they lie inside
+    the dim by construction), all made by one kernel call: the C method ``split_with_sizes``
+    (``Tensor.split``'s Python wrapper costs as much again)."""
+    attrs = []
+    start = 0
+    for size in sizes:
+        attrs.append((d, start, size))
+        start += size
+    return apply1_each(shape_ops.NARROW, t, lambda data: data.split_with_sizes(sizes, d), attrs)
+
+
 class ShapeMethods(TensorBase):
     __slots__ = ()
 
@@ -200,10 +213,7 @@ class ShapeMethods(TensorBase):
             raise ValueError(f"split: size must be at least 1, got {size} (shape {self.dims()})")
         if not total:
             return []
-        # the pieces lie inside the dim by construction: no re-check; one torch.split call
-        return apply1_each(shape_ops.NARROW, self, lambda data: data.split(size, d),
-                           [(d, start, min(size, total - start))
-                            for start in range(0, total, size)])
+        return pieces(self, d, [min(size, total - start) for start in range(0, total, size)])
 
     def chunk(self, n: int, dim: int) -> "list[Tensor]":
         """At most ``n`` pieces along ``dim``, all of ``ceil(size / n)`` entries but the last, as
