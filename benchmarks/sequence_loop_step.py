@@ -5,8 +5,9 @@ option torch's fused kernels lack): each step slices its input out of the sequen
 (``x.narrow(1, t, 1)``; torch: ``x[:, t]``) and runs an Elman cell ``h = tanh(x_t W + h U + b)``;
 the loss is the mean square of the last state; backward; the gradients of ``x``, ``W``, ``U``
 and ``b`` read out. The slices' gradients are where the two differ: torch's ``slice_backward``
-builds a zero tensor of the whole sequence per step (quadratic in the length); burn_torch adds
-each step's part into one gradient of the sequence (``ops.region``). Prints per-size times (µs,
+builds a zero tensor of the whole sequence per step (quadratic in the length); burn_torch
+collects the steps' parts and concatenates them into one gradient of the sequence
+(``ops.region``). Prints per-size times (µs,
 min over interleaved rounds), the ratio burn_torch / torch autograd and the same step through
 ``burn_torch.capture``.
 
