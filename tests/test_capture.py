@@ -328,6 +328,15 @@ def test_a_function_that_fills_a_container_argument_runs_eagerly_every_call():
     assert len(log) == 3 and step.replayed == 0 and "changed its arguments" in step.eager_reason
 
 
+def test_a_module_that_contains_itself_runs_eagerly():
+    model = _Mlp(4)
+    model.me = model
+    step = capture(_loss_and_grads)
+    for _ in range(2):
+        step(model, _const(4, 5), _const(4, 3))
+    assert step.plans == 0 and step.replayed == 0
+
+
 def test_a_module_holding_an_arbitrary_object_runs_eagerly():
     model = _Mlp(4)
     model.note = object()

@@ -82,7 +82,10 @@ def flatten(args, tensors: list, nodes: list, ids: dict) -> tuple:
         state = getattr(args, "__dict__", None)
         if state is None:
             raise NotReplayable(f"a module of type {cls.__name__} without attributes")
-        return (cls, *[(k, flatten(v, tensors, nodes, ids)) for k, v in state.items()])
+        try:
+            return (cls, *[(k, flatten(v, tensors, nodes, ids)) for k, v in state.items()])
+        except RecursionError:
+            raise NotReplayable(f"a {cls.__name__} that contains itself") from None
     if value_object(cls):
         try:
             hash(args)
