@@ -21,33 +21,43 @@ _CAT = torch.cat
 
 
 class Region:
-    """``grad`` placed at ``index`` (a tuple of slices) of a zero tensor of ``shape``; ``pad``,
-    when given, is the ``constant_pad_nd`` padding that builds that tensor in one kernel."""
+    """``grad`` placed in a zero tensor of ``shape``: at ``index`` (a tuple of slices; a
+    ``slice``'s region), or, when ``dim`` is set, at ``start`` along ``dim`` over ``grad``'s
+    extent there (a ``narrow``'s region, whose index is never built)."""
 
-    __slots__ = ("grad", "index", "shape", "pad")
+    __slots__ = ("grad", "shape", "index", "dim", "start")
 
-    def __init__(self, grad: torch.Tensor, index: tuple, shape: torch.Size,
-                 pad: tuple | None = None) -> None:
+    def __init__(self, grad: torch.Tensor, shape: torch.Size, index: tuple | None = None,
+                 dim: int | None = None, start: int = 0) -> None:
         self.grad = grad
-        self.index = index
         self.shape = shape
-        self.pad = pad
+        self.index = index
+        self.dim = dim
+        self.start = start
 
     def dense(self) -> torch.Tensor:
-        """A fresh tensor of ``shape``: ``grad`` at ``index``, zeros elsewhere."""
-        if self.pad is not None:
-            return _PAD(self.grad, self.pad)
+        """A fresh tensor of ``shape``: ``grad`` in its region, zeros elsewhere (a narrow's:
+        one constant-pad kernel)."""
+        d = self.dim
+        if d is not None:
+            grad = self.grad
+            after = self.shape[d] - self.start - grad.shape[d]
+            return _PAD(grad, (0, 0) * (len(self.shape) - 1 - d) + (self.start, after))
         out = self.grad.new_zeros(self.shape)
         out[self.index] = self.grad
         return out
 
     def add_to(self, target: torch.Tensor) -> None:
         """Adds ``grad`` into ``target``'s region in place (``target`` has ``shape``)."""
-        target[self.index].add_(self.grad)
+        d = self.dim
+        if d is not None:
+            target.narrow(d, self.start, self.grad.shape[d]).add_(self.grad)
+        else:
+            target[self.index].add_(self.grad)
 
 
 def _start(region: Region) -> int:
-    return region.index[-1].start
+    return region.start
 
 
 class Regions:
@@ -66,7 +76,7 @@ class Regions:
             return first.dense()
         pieces = _pieces(parts)
         if pieces is not None:
-            return _CAT(pieces, len(first.index) - 1)
+            return _CAT(pieces, first.dim)
         out = first.dense()
         for region in parts[1:]:
             region.add_to(out)
@@ -75,24 +85,24 @@ class Regions:
 
 def _pieces(parts: list) -> list | None:
     """The regions' gradients and zero gaps in order along their one dim, when every region is
-    a ``narrow``'s (it has ``pad``), all along the same dim, and none overlaps another; else
-    None."""
+    a ``narrow``'s, all along the same dim, and none overlaps another; else None."""
     first = parts[0]
-    d = len(first.index) - 1
+    d = first.dim
+    if d is None:
+        return None
     for region in parts:
-        if region.pad is None or len(region.index) != d + 1:
+        if region.dim != d:
             return None
     shape = first.shape
     pieces = []
     pos = 0
     for region in sorted(parts, key=_start):
-        span = region.index[d]
-        if span.start < pos:
+        if region.start < pos:
             return None
-        if span.start > pos:
-            pieces.append(_zeros(first.grad, shape, d, span.start - pos))
+        if region.start > pos:
+            pieces.append(_zeros(first.grad, shape, d, region.start - pos))
         pieces.append(region.grad)
-        pos = span.stop
+        pos = region.start + region.grad.shape[d]
     if pos < shape[d]:
         pieces.append(_zeros(first.grad, shape, d, shape[d] - pos))
     return pieces

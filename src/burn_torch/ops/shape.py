@@ -27,7 +27,7 @@ def _region(t, index, flips):
 
 
 def _slice_rule(g, s):
-    return Region(g.flip(s.flips) if s.flips else g, s.index, s.x_shape)
+    return Region(g.flip(s.flips) if s.flips else g, s.x_shape, s.index)
 
 
 def _cleared(g, index):
@@ -50,13 +50,8 @@ def _slice_fill_forward(x, index, value):
 
 
 def _narrow_rule(g, s):
-    """``g`` as the region ``start..start+length`` of ``dim``; made dense, one constant-pad
-    kernel (torch's ``slice_backward`` fills a zero tensor, then copies into it: two kernels)."""
-    x_shape = s.x_shape
-    d = s.dim
-    start = s.start
-    return Region(g, (slice(None),) * d + (slice(start, start + s.length),), x_shape,
-                  (0, 0) * (len(x_shape) - 1 - d) + (start, x_shape[d] - start - s.length))
+    """``g`` as the region ``start..start+length`` of ``dim`` (see ``ops.region``)."""
+    return Region(g, s.x_shape, None, s.dim, s.start)
 
 
 def _repeat_rule(g, s):
