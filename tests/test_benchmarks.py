@@ -1,0 +1,18 @@
+"""The benchmarks time what they claim: each side of ``benchmarks/op_overhead.py`` computes the
+same gradients (its own guard, run here on every op so a broken op entry fails the suite rather
+than a benchmark run)."""
+import pathlib
+import sys
+
+import pytest
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "benchmarks"))
+import op_overhead  # noqa: E402
+
+
+@pytest.mark.parametrize("name", list(op_overhead.OPS))
+def test_each_op_overhead_pair_computes_torchs_gradients(name):
+    inputs, torch_fn, burn_fn, transposed = op_overhead.OPS[name]
+    calls, check = op_overhead.sides(inputs, torch_fn, burn_fn, transposed)
+    check()
+    assert len(calls) == 4
