@@ -16,7 +16,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from burn_torch import Device, IndexingUpdateOp, Int, Tensor, debug_mode
+from burn_torch.autodiff import hooks
 from burn_torch.autodiff.graph import new_leaf
+from burn_torch.capture import capture
 from burn_torch.testing import assert_grads_match_torch, covers
 from burn_torch.testing.strategies import dims, float_arrays, masks, shapes
 
@@ -362,6 +364,34 @@ def test_split_gradients_keep_signed_zeros_as_torchs_split_backward():
     got = x.grad(grads).to_torch()
     assert torch.equal(got, xt.grad.to(got.dtype))
     assert torch.signbit(got).tolist() == torch.signbit(xt.grad).tolist() == [True, True, False, False]
+
+
+def _split_step(x):
+    """The gradient of ``x`` through two pieces of a split, the first weighted by -0.0."""
+    a, b = x.split(2, 0)
+    return [x.grad(((a * -0.0).sum() + (b * 1.0).sum()).backward())]
+
+
+def test_a_hook_that_only_watches_the_pass_leaves_its_kernels_as_without_hooks():
+    """Only hooks that see every step get dense gradients; one that only checks the claimed
+    nodes (capture's leaf watch) leaves the regions to be concatenated, signed zeros and all."""
+    class Watch(hooks.BackwardHook):
+        def check(self, nodes):
+            pass
+    unregister = hooks.register(lambda root, seed: Watch())
+    try:
+        got = _split_step(leaf([1.0, 2.0, 3.0, 4.0]))[0].to_torch()
+    finally:
+        unregister()
+    assert torch.signbit(got).tolist() == [True, True, False, False]
+
+
+def test_a_captured_split_step_replays_the_concatenated_gradient():
+    step = capture(_split_step)
+    for _ in range(2):
+        got = step(leaf([1.0, 2.0, 3.0, 4.0]))[0].to_torch()
+        assert torch.signbit(got).tolist() == [True, True, False, False]
+    assert step.replayed == 1
 
 
 def test_a_passed_on_gradient_is_not_written_into_by_a_slice_gradient():

@@ -143,11 +143,14 @@ def run_backward(root: Node, seed: torch.Tensor) -> dict[int, torch.Tensor]:
     shapes when a rule fails (the graph is then consumed whole).
     """
     hooks = _hooks.for_pass(root, seed) if _hooks.registered else None
+    stepping = leafing = None  # the hooks that see every step / every leaf's gradient
     if hooks:
         nodes = claim(root, lambda ns: [h.check(ns) for h in hooks])
         grads = {root: seed}
         for h in hooks:
             nodes = h.begin(nodes, grads)
+        stepping = [h for h in hooks if type(h).step is not _hooks.BackwardHook.step]
+        leafing = [h for h in hooks if type(h).leaf is not _hooks.BackwardHook.leaf]
     else:
         nodes = claim(root)
         grads = {root: seed}
@@ -168,7 +171,7 @@ def run_backward(root: Node, seed: torch.Tensor) -> dict[int, torch.Tensor]:
             op = node.op
             if op is None:
                 if g is not None:  # a leaf a walk reaches retains its gradient (GRAD)
-                    if hooks and any([h.leaf(node, g) for h in hooks]):
+                    if leafing and any([h.leaf(node, g) for h in leafing]):
                         continue
                     # a view (a cat/stack part, an expanded seed) would keep the whole
                     # intermediate buffer alive in the container: compact it into its own storage
@@ -192,17 +195,17 @@ def run_backward(root: Node, seed: torch.Tensor) -> dict[int, torch.Tensor]:
             exact = op.exact  # its rules give every gradient in its input's shape and dtype
             computed = None  # every input gradient at once: a fused rule, or for hooks
             try:
-                if rules is None or hooks:
+                if rules is None or stepping:
                     computed = op.fused(g, saved, parents) if rules is None else tuple(
                         [None if p is None else g if r is passthrough else r(g, saved)
                          for p, r in zip(parents, rules)])
-                    if hooks:  # hooks see dense gradients
+                    if stepping:  # hooks see dense gradients
                         computed = tuple([pg.dense() if pg.__class__ is _Region else pg
                                           for pg in computed])
             except Exception as e:
                 raise step_error(node, g, e) from e
-            if hooks:
-                for h in hooks:
+            if stepping:
+                for h in stepping:
                     h.step(node, g, computed, grads, recomputer)
             try:
                 i = -1

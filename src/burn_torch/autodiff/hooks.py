@@ -17,7 +17,9 @@ __all__ = ["BackwardHook", "register", "registered", "for_pass"]
 
 class BackwardHook:
     """One backward pass seen from outside the engine. Every method is a no-op here; a hook
-    overrides what it needs. Exceptions raised by a hook propagate out of ``backward()``."""
+    overrides what it needs. The engine calls :meth:`step` and :meth:`leaf` only on hooks that
+    override them: a hook that only checks or reorders the pass leaves its per-step work (and
+    its kernels) as without hooks. Exceptions raised by a hook propagate out of ``backward()``."""
 
     __slots__ = ()
 
