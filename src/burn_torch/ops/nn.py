@@ -10,6 +10,8 @@ its forward returns ``(out, *residuals)``, the state its rule needs besides the 
 have one fused rule computing every tracked input's gradient. The others are one-input entries
 applied with ``apply1``, except ``mha_weights`` (``apply2`` over ``q`` and ``k``, one fused rule).
 """
+import functools
+
 import torch
 
 from .table import COMPUTE, MEMORY, defop, vjp
@@ -301,25 +303,32 @@ GRID_SAMPLE_2D = defop("grid_sample_2d", _grid_sample_forward, COMPUTE, inputs=(
 # ---- cross entropy over class indices: attrs (targets,), residual log_p ------------------------
 # The fused form of Burn's CrossEntropyLoss for logits and class indices (no weights, no
 # smoothing): mean over rows of -log_softmax(logits)[row, target]. The forward returns its
-# log-softmax and the nll kernel's total weight (the row count) as the residuals ``log_p`` and
-# ``total``; the rule is torch's nll_loss and log_softmax backward kernels.
-_NLL_LOSS_FORWARD = kernel(aten.nll_loss_forward.default)
+# log-softmax as the residual ``log_p``; the rule is torch's nll_loss and log_softmax backward
+# kernels (the nll backward reads the row count as a 0-d tensor: one per count, dtype and
+# device, made once).
 _NLL_LOSS_BACKWARD = kernel(aten.nll_loss_backward.default)
 _log_softmax_backward = torch._log_softmax_backward_data
+_nll_loss = torch._C._nn.nll_loss_nd
 
 
 def _cross_entropy_forward(logits, targets):
     log_p = torch.log_softmax(logits, 1)
-    loss, total = _NLL_LOSS_FORWARD(log_p, targets, None, 1, -100)  # mean, no ignored class
-    return loss.reshape(1), log_p, total
+    return _nll_loss(log_p, targets, None, 1, -100).reshape(1), log_p  # mean, no ignored class
+
+
+@functools.lru_cache(maxsize=64)
+def _row_count(rows: int, dtype: torch.dtype, device: torch.device) -> torch.Tensor:
+    return torch.full((), rows, dtype=dtype, device=device)
 
 
 def _cross_entropy_rule(g, s):
+    targets = s.targets
     log_p = s.log_p
-    g_log_p = _NLL_LOSS_BACKWARD(g.reshape(()), log_p, s.targets, None, 1, -100, s.total)
+    total = _row_count(targets.shape[0], log_p.dtype, log_p.device)
+    g_log_p = _NLL_LOSS_BACKWARD(g.reshape(()), log_p, targets, None, 1, -100, total)
     return _log_softmax_backward(g_log_p, log_p, 1, log_p.dtype)
 
 
 CROSS_ENTROPY = defop("cross_entropy", _cross_entropy_forward, COMPUTE, inputs=("logits",),
-                      attrs=("targets",), residuals=("log_p", "total"),
-                      vjp=(vjp(_cross_entropy_rule, "log_p", "total"),))
+                      attrs=("targets",), residuals=("log_p",),
+                      vjp=(vjp(_cross_entropy_rule, "log_p"),))
