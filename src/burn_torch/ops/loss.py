@@ -7,6 +7,7 @@ from .table import COMPUTE, MEMORY, defop, vjp
 from .kernels import kernel
 
 aten = torch.ops.aten
+_reshape = torch.reshape
 _CTC_LOSS = kernel(aten._ctc_loss.default)
 _CTC_LOSS_BACKWARD = kernel(aten._ctc_loss_backward.default)
 _MSE_LOSS = torch._C._nn.mse_loss
@@ -51,7 +52,7 @@ def _and_negated(gx, parents):
 
 
 def _mse_loss_rule(g, s, parents):
-    return _and_negated(_MSE_LOSS_BACKWARD(g.reshape(()), s.x, s.y, s.reduction), parents)
+    return _and_negated(_MSE_LOSS_BACKWARD(_reshape(g, ()), s.x, s.y, s.reduction), parents)
 
 
 MSE_LOSS = defop("mse_loss", _mse_loss_forward, MEMORY, inputs=("x", "y"), attrs=("reduction",),
@@ -64,7 +65,7 @@ def _huber_loss_forward(x, y, reduction, delta):
 
 
 def _huber_loss_rule(g, s, parents):
-    return _and_negated(_HUBER_LOSS_BACKWARD(g.reshape(()), s.x, s.y, s.reduction, s.delta),
+    return _and_negated(_HUBER_LOSS_BACKWARD(_reshape(g, ()), s.x, s.y, s.reduction, s.delta),
                         parents)
 
 

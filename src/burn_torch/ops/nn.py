@@ -19,6 +19,7 @@ from .tuning import MAX_EXTRA_BYTES, Tunable, anchored
 from .kernels import kernel
 
 aten = torch.ops.aten
+_reshape = torch.reshape
 _EMBEDDING_BACKWARD = kernel(aten.embedding_dense_backward.default)
 _UPSAMPLE_BACKWARD = {
     "nearest": kernel(aten.upsample_nearest2d_backward.default),
@@ -325,7 +326,7 @@ def _cross_entropy_rule(g, s):
     targets = s.targets
     log_p = s.log_p
     total = _row_count(targets.shape[0], log_p.dtype, log_p.device)
-    g_log_p = _NLL_LOSS_BACKWARD(g.reshape(()), log_p, targets, None, 1, -100, total)
+    g_log_p = _NLL_LOSS_BACKWARD(_reshape(g, ()), log_p, targets, None, 1, -100, total)
     return _log_softmax_backward(g_log_p, log_p, 1, log_p.dtype)
 
 
