@@ -5,9 +5,9 @@ the rules of each step's tracked inputs (the op table's per-input ``vjp`` rules,
 rule), reduces every gradient of an entry that is not ``exact`` to its input's shape and dtype
 (``unbroadcast``), sums gradients reached by several paths (a slicing op's gradients,
 ``ops.region.Region``, are collected per input and made dense once: see ``ops.region``), frees
-saved values and intermediate
-gradients as soon as they are used, and hands the gradients of retaining leaves back.
-Distributed sync and memory tracking take part through ``hooks``; the engine imports neither.
+saved values and intermediate gradients as soon as they are used, and hands the gradients of
+retaining leaves back. Distributed sync and memory tracking take part through ``hooks``; the
+engine imports neither.
 """
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ import torch
 from ..errors import GraphConsumedError
 from . import hooks as _hooks
 from .checkpoint import Checkpoint, Recomputer
-from ..ops.region import Region, Regions
+from ..ops.region import Region as _Region, Regions as _Regions
 from ..ops.table import PASS
 from .graph import Node
 from .unbroadcast import unbroadcast
@@ -29,8 +29,6 @@ _set_grad = torch._C._set_grad_enabled
 _lock = threading.Lock()
 _node_id = operator.attrgetter("id")
 _pass = PASS.fn  # the rule that passes the output gradient through: used as is, not called
-_Region = Region  # a slicing op's gradient: collected, then made dense (ops.region)
-_Regions = Regions
 
 
 def _consumed_error(p) -> GraphConsumedError:

@@ -5,9 +5,10 @@ most of a small step's replay cost. A guard is compiled once per plan from the r
 arguments: it walks exactly that argument structure (container classes and lengths, dict keys),
 gathers every input's key fields — per public Tensor its class, shape, strides, dtype, device,
 autodiff strategy and graph role; per torch tensor its class, shape, strides, dtype, device; per
-plain value its class and value; the aliasing of inputs; the :func:`environment` (debug mode,
-the registered backward hooks, the autotune generation, torch's deterministic mode) — into one
-tuple and compares it with the recorded one. ``guard(args, kwargs)`` returns ``(tensors, nodes)`` (as :func:`flatten`
+plain value its class and value; per module its class and attribute names, walked like a
+dict; the aliasing of inputs; the :func:`environment` (debug mode, the registered backward
+hooks, the autotune generation, torch's deterministic mode) — into one tuple and compares it
+with the recorded one. ``guard(args, kwargs)`` returns ``(tensors, nodes)`` (as :func:`flatten`
 fills them) when the call's key is the recorded key, and None otherwise (any difference, or any
 error while walking: the caller then takes the general path, which decides exactly as before).
 A guard only ever accepts a call whose key equals the recorded one; it may reject some calls the
@@ -110,7 +111,7 @@ class _Builder:
             self.check(f"{name}.__class__", cls)
             self.check(f"{name}._trainable", value._trainable)
             self.check(f"{name}._training", value._training)
-        elif isinstance(value, Module) and hasattr(value, "__dict__"):
+        elif isinstance(value, Module):  # flatten admits only modules with a __dict__
             self.lines.append(f"if {name}.__class__ is not {self.const(cls)}: return None")
             self.items(f"{name}.__dict__", value.__dict__)
         else:
