@@ -337,3 +337,14 @@ def test_the_float32_lstm_gradients_equal_the_float64_ones():
                            for t in _lstm_f32_args(AD, 0)])
     for a, b in zip(f32, f64):
         torch.testing.assert_close(a.to_torch().double(), b.to_torch(), rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize("untracked", [None, 3, 8], ids=["all_tracked", "input_gate_constant",
+                                                         "hidden_gate_constant"])
+def test_the_float32_lstm_gate_gradients_hold_no_bytes_beyond_their_own(untracked):
+    args = _lstm_f32_args(AD, 0)
+    if untracked is not None:  # that gate's weight a constant: its part must not be kept alive
+        args[untracked] = Tensor.from_data(args[untracked].to_torch(), AD)
+    grads = [g.to_torch() for g in _lstm_f32_step(*args) if g is not None]
+    storages = {g.untyped_storage().data_ptr(): g.untyped_storage().nbytes() for g in grads}
+    assert sum(storages.values()) == sum(g.numel() * g.element_size() for g in grads)

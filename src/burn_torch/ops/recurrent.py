@@ -152,13 +152,22 @@ def _mkldnn_weights(datas):
     return w_ih, w_hh, None, None
 
 
-def _gate_blocks(g, n_gates: int):
-    """A packed ``[k * H, ...]`` gradient (PyTorch layout) as one fresh tensor per gate in
-    Burn's layout (``[D, H]`` for a weight, ``[H]`` for a bias). Fresh storages (not views), so
-    the engine hands them out as they are."""
+def _gate_blocks(g, parents):
+    """A packed ``[k * H, ...]`` gradient (PyTorch layout) as one tensor per gate (``parents``:
+    the gates' nodes) in Burn's layout, ``[D, H]`` for a weight, ``[H]`` for a bias.
+
+    A weight's gates, when all are tracked, share one fresh buffer that they partition exactly
+    (one transposing copy of the whole gradient, 1.6-3x faster than one per gate), handed out
+    detached from it so that the engine keeps them as they are: together they hold no byte more
+    than separate copies would. Otherwise, and for biases, each gate gets its own copy, so that
+    an untracked gate's part is not kept alive."""
+    n = len(parents)
     if g.dim() == 1:
-        return _unbind_copy(g.view(n_gates, -1))
-    return _unbind_copy(g.view(n_gates, -1, g.shape[1]).transpose(1, 2))
+        return _unbind_copy(g.view(n, -1))
+    blocks = g.view(n, -1, g.shape[1]).transpose(1, 2)
+    if None in parents:
+        return _unbind_copy(blocks)
+    return [b.detach() for b in blocks.contiguous().unbind(0)]
 
 
 def _lstm_forward_mkldnn(datas, xs, batch_first, reverse):
@@ -280,7 +289,7 @@ def _lstm_rule(g, s, parents):
 
 def _lstm_rule_mkldnn(go, s, parents):
     """torch's ``mkldnn_rnn_layer_backward`` from the forward's workspace (it makes the output
-    gradient contiguous itself); the packed gradients come back as one fresh tensor per gate."""
+    gradient contiguous itself); the packed gradients come back per gate (``_gate_blocks``)."""
     datas = s.x
     xs, w_ih, b_ih, b_hh, biased = s.w_ih
     w_hh = s.w_hh
@@ -291,11 +300,11 @@ def _lstm_rule_mkldnn(go, s, parents):
         xs, w_ih, w_hh, b_ih, b_hh, datas[1].contiguous(), datas[2].contiguous(), y, hy, cy,
         go.narrow(0, 0, T), None, go.select(0, T), s.reverse, _MKLDNN_LSTM, w_hh.shape[1], 1,
         biased, True, False, (), False, s.acts)
-    grads = [_time_major(g_x, s.batch_first), g_h0, g_c0, *_gate_blocks(g_w_ih, 4),
-             *_gate_blocks(g_w_hh, 4)]
+    grads = [_time_major(g_x, s.batch_first), g_h0, g_c0, *_gate_blocks(g_w_ih, parents[3:7]),
+             *_gate_blocks(g_w_hh, parents[7:11])]
     if biased:
-        grads.extend(_gate_blocks(g_b_ih, 4))
-        grads.extend(_gate_blocks(g_b_hh, 4))
+        grads.extend(_gate_blocks(g_b_ih, parents[11:15]))
+        grads.extend(_gate_blocks(g_b_hh, parents[15:19]))
     return tuple(g if p is not None else None for g, p in zip(grads, parents))
 
 
