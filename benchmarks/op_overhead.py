@@ -7,16 +7,20 @@ a Node and the values its rule saves; torch: its C++ graph node), and one forwar
 (the output summed, ``backward()``, every input's gradient read), less the same for the input
 alone (``x.sum().backward()``: the fixed cost of a backward call, larger in torch, whose engine
 starts per call), which leaves the op's own backward: the engine's visit and the rule's kernels.
-Prints µs per call on each side and burn_torch's extra µs. These extras are
-what the step benchmarks' smallest sizes add up, op by op; ``burn_torch.capture`` removes them
-(its replay builds no Tensor, no Node and checks no argument per op). Gradients are checked to
-agree with torch's before anything is timed.
+Prints µs per call on each side and burn_torch's extra µs, and the Python function calls
+burn_torch makes for the op in forward and in backward (frames entered, counted once with
+``sys.setprofile``: each costs roughly 0.05-0.3 µs, more in a real model's colder code; torch's
+bookkeeping makes none; a split's step also holds the ops joining its pieces' sums). These
+extras are what the step benchmarks' smallest sizes add up, op by op; ``burn_torch.capture``
+removes them (its replay builds no Tensor, no Node and checks no argument per op). Gradients are
+checked to agree with torch's before anything is timed.
 
 Usage: python benchmarks/op_overhead.py [--quick] [--threads N]
 """
 from __future__ import annotations
 
 import argparse
+import sys
 
 import torch
 import torch.nn.functional as F
@@ -96,6 +100,24 @@ def _total(out):
     return out.sum()
 
 
+def python_calls(fn) -> int:
+    """Python function calls (frames entered) during one ``fn()``, not counting ``fn``'s own
+    frame."""
+    count = -1
+
+    def profile(frame, event, arg):
+        nonlocal count
+        if event == "call":
+            count += 1
+
+    sys.setprofile(profile)
+    try:
+        fn()
+    finally:
+        sys.setprofile(None)
+    return count
+
+
 def sides(inputs, torch_fn, burn_fn, transposed):
     """The four timed calls (torch forward, burn forward, torch step, burn step) and a check
     that the two steps' gradients agree."""
@@ -133,18 +155,21 @@ def main() -> None:
     print(f"torch {torch.__version__}, {torch.get_num_threads()} threads; µs per call, "
           f"min over {rounds} interleaved rounds of {inner}")
     print(f"{'op':>20} | {'forward: torch':>14} | {'burn_torch':>10} | {'extra':>6} | "
-          f"{'fwd+bwd: torch':>14} | {'burn_torch':>10} | {'extra':>6}")
+          f"{'fwd+bwd: torch':>14} | {'burn_torch':>10} | {'extra':>6} | py calls fwd, bwd")
     base, _ = sides([_randn(B, T, D)], lambda x: x, lambda x: x, (False,))
     t_base, b_base = (s * 1e6 for s in time_sides(base[2:], rounds, inner))
+    base_calls = python_calls(base[3])
     print(f"{'(x.sum().backward())':>20} | {'':>14} | {'':>10} | {'':>6} | {t_base:>14.1f} | "
-          f"{b_base:>10.1f} | {b_base - t_base:>+6.1f}   <- subtracted below")
+          f"{b_base:>10.1f} | {b_base - t_base:>+6.1f} | {base_calls:>8}   <- subtracted below")
     for name, (inputs, torch_fn, burn_fn, transposed) in OPS.items():
         calls, check = sides(inputs, torch_fn, burn_fn, transposed)
         check()
         tf, bf, ts, bs = (s * 1e6 for s in time_sides(calls, rounds, inner))
         ts, bs = ts - t_base, bs - b_base
+        fwd = python_calls(calls[1]) - 1  # less the op's lambda in OPS
+        bwd = python_calls(calls[3]) - base_calls - fwd
         print(f"{name:>20} | {tf:>14.1f} | {bf:>10.1f} | {bf - tf:>+6.1f} | {ts:>14.1f} | "
-              f"{bs:>10.1f} | {bs - ts:>+6.1f}")
+              f"{bs:>10.1f} | {bs - ts:>+6.1f} | {fwd:>8}, {bwd}")
 
 
 if __name__ == "__main__":

@@ -16,3 +16,14 @@ def test_each_op_overhead_pair_computes_torchs_gradients(name):
     calls, check = op_overhead.sides(inputs, torch_fn, burn_fn, transposed)
     check()
     assert len(calls) == 4
+
+
+def test_python_calls_counts_the_frames_a_call_enters_below_its_own():
+    def leaf():
+        return 1
+
+    def middle():
+        return leaf() + leaf() + len("builtins are not frames")
+
+    assert op_overhead.python_calls(middle) == 2
+    assert op_overhead.python_calls(lambda: middle()) == 3
