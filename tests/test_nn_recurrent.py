@@ -298,10 +298,10 @@ def test_on_cuda_the_fused_cell_kernels_equal_torch(name):
 
 
 # ================================================= float32 LSTM (oneDNN kernel on CPU) ====
-def _lstm_f32_args(device, seed, bias=True):
-    """x, h0, c0 and one weight (and bias) per gate, float32, tracked."""
+def _lstm_f32_args(device, seed, bias=True, d=3, h=4):
+    """x, h0, c0 and one weight (and bias) per gate, float32, tracked (``d`` inputs, ``h`` wide)."""
     gen = torch.Generator().manual_seed(seed)
-    shapes = [(2, 5, 3), (2, 4), (2, 4)] + [(3, 4)] * 4 + [(4, 4)] * 4 + ([(4,)] * 8 if bias else [])
+    shapes = [(2, 5, d), (2, h), (2, h)] + [(d, h)] * 4 + [(h, h)] * 4 + ([(h,)] * 8 if bias else [])
     return [Tensor.from_data(torch.randn(*s, generator=gen), device).require_grad() for s in shapes]
 
 
@@ -313,11 +313,12 @@ def _lstm_f32_step(x, h0, c0, *w):
     return [t.grad(grads) for t in (x, h0, c0, *w)]
 
 
+@pytest.mark.parametrize("width", [4, 64], ids=["narrow", "wide"])  # wide: shared gate gradients
 @pytest.mark.parametrize("bias", [True, False], ids=["bias", "no_bias"])
-def test_the_float32_lstm_replays_bit_equal_under_capture(bias):
+def test_the_float32_lstm_replays_bit_equal_under_capture(bias, width):
     step = capture(_lstm_f32_step)
-    step(*_lstm_f32_args(AD, 0, bias))
-    second = _lstm_f32_args(AD, 1, bias)
+    step(*_lstm_f32_args(AD, 0, bias, width, width))
+    second = _lstm_f32_args(AD, 1, bias, width, width)
     replayed = step(*second)
     assert step.eager_reason is None and step.replayed == 1, step.eager_reason
     for a, b in zip(replayed, _lstm_f32_step(*second)):
@@ -342,7 +343,9 @@ def test_the_float32_lstm_gradients_equal_the_float64_ones():
 @pytest.mark.parametrize("untracked", [None, 3, 8], ids=["all_tracked", "input_gate_constant",
                                                          "hidden_gate_constant"])
 def test_the_float32_lstm_gate_gradients_hold_no_bytes_beyond_their_own(untracked):
-    args = _lstm_f32_args(AD, 0)
+    # gates wide enough that a weight's gate gradients are parts of one buffer when all are tracked
+    width = int((recurrent_ops._SHARED_MIN / 4) ** 0.5)
+    args = _lstm_f32_args(AD, 0, d=width, h=width)
     if untracked is not None:  # that gate's weight a constant: its part must not be kept alive
         args[untracked] = Tensor.from_data(args[untracked].to_torch(), AD)
     grads = [g.to_torch() for g in _lstm_f32_step(*args) if g is not None]
