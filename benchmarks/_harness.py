@@ -5,9 +5,11 @@ and return the gradients they produced. :func:`run` first guards correctness (th
 gradients must agree), then times the sides interleaved in one process (round after round, each
 round running ``inner`` steps of torch then ``inner`` of burn_torch, after warm-up steps) and
 reports, per side, the fastest round's time per step (the minimum over rounds: on a loaded
-machine the noise only ever adds time). :func:`main` parses the common flags and prints one
-table row per size; :func:`time_sides` times any number of sides the same way (a benchmark with
-a captured-step column uses it).
+machine the noise only ever adds time), with, when given, the same step through
+``burn_torch.capture`` and a hand-written floor (the step's backward written out by hand on plain
+torch tensors and torch's kernels, no tape: what any autodiff layer over those kernels can at
+best reach). :func:`main` parses the common flags and prints one table row per size;
+:func:`time_sides` times any number of sides the same way.
 """
 from __future__ import annotations
 
@@ -21,6 +23,17 @@ import torch
 def max_abs_diff(torch_grads: Sequence[torch.Tensor], burn_grads: Sequence[torch.Tensor]) -> float:
     """The largest absolute difference over matching gradient pairs (torch tensors)."""
     return max((a - b).abs().max().item() for a, b in zip(torch_grads, burn_grads, strict=True))
+
+
+def cross_entropy_backward(logits: torch.Tensor, labels: torch.Tensor) -> torch.Tensor:
+    """The gradient of ``F.cross_entropy(logits, labels)`` (mean over rows) with respect to the
+    ``[N, C]`` logits, through the kernels torch autograd runs for it (log-softmax and NLL loss,
+    forward and backward): what a hand-written floor step computes for its loss."""
+    logp = torch.log_softmax(logits, 1)
+    _, total = torch.ops.aten.nll_loss_forward(logp, labels, None, 1, -100)
+    g = torch.ops.aten.nll_loss_backward(torch.ones((), dtype=logp.dtype), logp, labels, None, 1,
+                                         -100, total)
+    return torch._log_softmax_backward_data(g, logp, 1, logp.dtype)
 
 
 def time_sides(steps: Sequence[Callable[[], object]], rounds: int, inner: int,
@@ -48,33 +61,42 @@ def time_interleaved(torch_step: Callable[[], object], burn_step: Callable[[], o
     return tt, tb
 
 
-def run(torch_step: Callable[[], Sequence[torch.Tensor]],
-        burn_step: Callable[[], Sequence[torch.Tensor]], rounds: int, inner: int,
-        tolerance: float, captured_step: Callable[[], Sequence[torch.Tensor]] | None = None,
-        in_torch_layout: Callable[[Sequence[torch.Tensor]], Sequence[torch.Tensor]] | None = None
-        ) -> tuple:
-    """Guards then times one configuration; returns (torch s, burn s, max diff) per step, and
-    the captured step's s as a fourth entry when ``captured_step`` is given.
+Step = Callable[[], Sequence[torch.Tensor]]
 
-    Each step returns its gradients as torch tensors, in the same order and layout on both sides,
-    or, with ``in_torch_layout``, burn_torch's in its own layout and order, which that function
-    maps to torch's for the check only (a conversion that copies is then not timed).
-    Raises AssertionError when they differ by ``tolerance`` or more, or when the captured step's
-    gradients (checked on its replay, after the recording call) are not bit-equal to eager's.
+
+def run(torch_step: Step, burn_step: Step, rounds: int, inner: int, tolerance: float,
+        captured_step: Step | None = None,
+        in_torch_layout: Callable[[Sequence[torch.Tensor]], Sequence[torch.Tensor]] | None = None,
+        floor_step: Step | None = None) -> tuple:
+    """Guards then times one configuration; returns ``(torch s, burn s, max diff, captured s,
+    floor s)`` per step, the last two None when ``captured_step`` / ``floor_step`` is not given.
+
+    Each step returns its gradients as torch tensors, in the same order and layout on the torch
+    and floor sides and burn_torch's, or, with ``in_torch_layout``, burn_torch's in its own layout
+    and order, which that function maps to torch's for the check only (a conversion that copies
+    is then not timed). Raises AssertionError when burn_torch's or the floor's gradients differ
+    from torch's by ``tolerance`` or more, or when the captured step's gradients (checked on its
+    replay, after the recording call) are not bit-equal to eager's.
     """
+    reference = torch_step()
     burn_grads = burn_step()
-    worst = max_abs_diff(torch_step(), burn_grads if in_torch_layout is None
+    worst = max_abs_diff(reference, burn_grads if in_torch_layout is None
                          else in_torch_layout(burn_grads))
     assert worst < tolerance, f"gradients disagree by {worst} (tolerance {tolerance})"
-    if captured_step is None:
-        tt, tb = time_interleaved(torch_step, burn_step, rounds, inner)
-        return tt, tb, worst
-    captured_step()  # the recording call
-    eager = burn_step()
-    assert all(torch.equal(a, b) for a, b in zip(eager, captured_step(), strict=True)), \
-        "captured replay is not bit-equal to eager"
-    tt, tb, tc = time_sides((torch_step, burn_step, captured_step), rounds, inner)
-    return tt, tb, worst, tc
+    steps = [torch_step, burn_step]
+    if captured_step is not None:
+        captured_step()  # the recording call
+        eager = burn_step()
+        assert all(torch.equal(a, b) for a, b in zip(eager, captured_step(), strict=True)), \
+            "captured replay is not bit-equal to eager"
+        steps.append(captured_step)
+    if floor_step is not None:
+        floor = max_abs_diff(reference, floor_step())
+        assert floor < tolerance, f"hand-written floor disagrees by {floor} (tolerance {tolerance})"
+        steps.append(floor_step)
+    times = time_sides(steps, rounds, inner)
+    return (times[0], times[1], worst, times[2] if captured_step is not None else None,
+            times[-1] if floor_step is not None else None)
 
 
 def main(description: str, label: str, sizes: Iterable, bench: Callable[..., tuple],
@@ -102,16 +124,13 @@ def main(description: str, label: str, sizes: Iterable, bench: Callable[..., tup
     for size in sizes:
         inner = max(1, min(200, int(2e8 // max(work(*size), 1))))
         rows.append((size, bench(*size, rounds=rounds, inner=inner)))
+        tt, tb, worst, tc, tf = rows[-1][1]
         if len(rows) == 1:
-            captured = len(rows[0][1]) == 4
             print(f"{label:>18} | {'torch autograd':>14} | {'burn_torch':>11} | {'ratio':>6} | "
-                  + (f"{'captured':>11} | {'ratio':>6} | " if captured else "")
+                  + (f"{'captured':>11} | {'ratio':>6} | " if tc is not None else "")
+                  + (f"{'floor':>11} | {'ratio':>6} | " if tf is not None else "")
                   + "max|grad diff|")
-        tt, tb, worst = rows[-1][1][:3]
         name = ",".join(str(s) for s in size)
-        extra = ""
-        if captured:
-            tc = rows[-1][1][3]
-            extra = f"{tc * 1e6:8.1f} µs | {tc / tt:6.3f} | "
+        extra = "".join(f"{t * 1e6:8.1f} µs | {t / tt:6.3f} | " for t in (tc, tf) if t is not None)
         print(f"{name:>18} | {tt * 1e6:11.1f} µs | {tb * 1e6:8.1f} µs | {tb / tt:6.3f} | "
               f"{extra}{worst:.1e}", flush=True)

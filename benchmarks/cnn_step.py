@@ -6,7 +6,9 @@ weight and bias read out. burn_torch uses ``module_ops`` (Burn's layouts) and
 ``nn.CrossEntropyLoss`` (one fused step for logits and class indices); torch autograd uses
 ``torch.nn.functional`` (conv2d, relu, max_pool2d, linear, cross_entropy). Prints per-size
 times (µs, min over interleaved rounds) and the ratio burn_torch / torch autograd (target: <= 0.95 at every size), then the same step through
-``burn_torch.capture`` (replayed after one recording call; target <= 0.8 at the smallest size).
+``burn_torch.capture`` (replayed after one recording call; target <= 0.8 at the smallest size)
+and a tape-free hand-written backward on torch's default kernels (the floor for a layer over
+those kernels; burn_torch's autotuned convolutions may run faster ones).
 
 Usage: python benchmarks/cnn_step.py [--quick] [--threads N] [--no-autotune]
 """
@@ -21,13 +23,14 @@ from burn_torch.activation import relu
 
 from burn_torch.capture import capture
 
-from _harness import main, run
+from _harness import cross_entropy_backward, main, run
 
 # (batch, image channels, image side, channels of the first conv; the second has twice as many)
 SIZES = [(8, 3, 16, 8), (32, 3, 32, 16), (64, 3, 32, 32)]
 CLASSES = 10
 LOSS = nn.CrossEntropyLossConfig().init(Device.cpu())
 CONV = module_ops.ConvOptions(stride=[1, 1], padding=[1, 1], dilation=[1, 1], groups=1)
+aten = torch.ops.aten
 
 
 def make_params(C: int, S: int, K: int, seed: int = 0):
@@ -50,6 +53,36 @@ def torch_step(x, labels, params):
     for p in params:
         p.grad = None
     return grads
+
+
+def floor_step(x, labels, params):
+    """The hand-written backward of :func:`torch_step` on plain tensors (no tape): the kernels
+    torch autograd runs, forward and backward, each value freed once nothing needs it (as
+    torch autograd frees what it saved; at the larger sizes each fresh buffer costs page faults)."""
+    w1, b1, w2, b2, wl, bl = params
+    r1 = torch.relu(F.conv2d(x, w1, b1, padding=1))
+    p1, i1 = aten.max_pool2d_with_indices(r1, [2, 2], [2, 2])
+    r2 = torch.relu(F.conv2d(p1, w2, b2, padding=1))
+    p2, i2 = aten.max_pool2d_with_indices(r2, [2, 2], [2, 2])
+    h = p2.flatten(1)
+    g = cross_entropy_backward(torch.addmm(bl, h, wl.t()), labels)
+    gwl, gbl, g = g.t() @ h, g.sum(0), g @ wl
+    del h
+    g = aten.max_pool2d_with_indices_backward(g.view_as(p2), r2, [2, 2], [2, 2], [0, 0], [1, 1],
+                                              False, i2)
+    del p2, i2
+    g = aten.threshold_backward(g, r2, 0)
+    del r2
+    g, gw2, gb2 = aten.convolution_backward(g, p1, w2, [b2.numel()], [1, 1], [1, 1], [1, 1],
+                                            False, [0, 0], 1, [True, True, True])
+    del p1
+    g = aten.max_pool2d_with_indices_backward(g, r1, [2, 2], [2, 2], [0, 0], [1, 1], False, i1)
+    del i1
+    g = aten.threshold_backward(g, r1, 0)
+    del r1
+    _, gw1, gb1 = aten.convolution_backward(g, x, w1, [b1.numel()], [1, 1], [1, 1], [1, 1],
+                                            False, [0, 0], 1, [False, True, True])
+    return [gw1, gb1, gw2, gb2, gwl, gbl]
 
 
 def burn_step(x, labels, params):
@@ -81,7 +114,8 @@ def bench(B: int, C: int, S: int, K: int, rounds: int, inner: int):
         return g[:4] + [g[4].t(), g[5]]  # back to torch's layout for the comparison
 
     return run(lambda: torch_step(xt, labels, t_params), burn_grads, rounds, inner,
-               tolerance=1e-4, captured_step=lambda: burn_grads(captured))
+               tolerance=1e-4, captured_step=lambda: burn_grads(captured),
+               floor_step=lambda: floor_step(xt, labels, params))
 
 
 if __name__ == "__main__":

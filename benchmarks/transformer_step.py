@@ -10,7 +10,8 @@ class indices); torch autograd uses the same
 layer-norm formula with ``mean``, ``F.linear``, ``F.scaled_dot_product_attention``, ``F.gelu``
 and ``F.cross_entropy``. Prints per-size times
 (µs, min over interleaved rounds) and the ratio burn_torch / torch autograd (target: <= 0.95 at every size), then the same step through
-``burn_torch.capture`` (replayed after one recording call; target <= 0.8 at the smallest size).
+``burn_torch.capture`` (replayed after one recording call; target <= 0.8 at the smallest size)
+and a tape-free hand-written backward on torch's kernels (the floor for a layer over them).
 
 Usage: python benchmarks/transformer_step.py [--quick] [--threads N] [--no-autotune]
 """
@@ -25,13 +26,14 @@ from burn_torch.activation import gelu
 
 from burn_torch.capture import capture
 
-from _harness import main, run
+from _harness import cross_entropy_backward, main, run
 
 SIZES = [(4, 16, 32, 2, 64), (8, 64, 128, 4, 256), (16, 128, 256, 8, 512)]
 EPS = 1e-5
 # names of the weights (torch layout [out, in]) and their biases, in step order
 LAYERS = ["q", "k", "v", "o", "ff1", "ff2", "head"]
 LOSS = nn.CrossEntropyLossConfig().init(Device.cpu())
+aten = torch.ops.aten
 
 
 def make_params(D: int, V: int, seed: int = 0) -> list[torch.Tensor]:
@@ -68,6 +70,47 @@ def torch_step(x, labels, params, H: int):
     for p in params:
         p.grad = None
     return grads
+
+
+def floor_step(x, labels, params, H: int):
+    """The hand-written backward of :func:`torch_step` on plain tensors (no tape): its forward's
+    kernels (the layer norm as written there, torch's flash attention), the backward written out
+    (the layer norm's in closed form; attention, GELU and the loss through torch's backward
+    kernels), each value freed once nothing needs it. ``x`` needs no gradient, so the first
+    layer norm has no backward."""
+    wq, bq, wk, bk, wv, bv, wo, bo, w1, b1, w2, b2, wh, bh = params
+    B, L, D = x.shape
+    n = B * L
+    h = torch_layer_norm(x).view(n, D)
+    q, k, v = (torch.addmm(b, h, w.t()).view(B, L, H, D // H).transpose(1, 2)
+               for w, b in ((wq, bq), (wk, bk), (wv, bv)))
+    out, lse = aten._scaled_dot_product_flash_attention_for_cpu(q, k, v, 0.0, False)
+    a = out.transpose(1, 2).reshape(n, D)
+    x = x.view(n, D) + torch.addmm(bo, a, wo.t())
+    xc = x - x.mean(-1, keepdim=True)
+    s = ((xc * xc).mean(-1, keepdim=True) + EPS).sqrt()
+    h2 = xc / s
+    del xc
+    z = torch.addmm(b1, h2, w1.t())
+    f = F.gelu(z)
+    x = x + torch.addmm(b2, f, w2.t())
+    g = cross_entropy_backward(torch.addmm(bh, x, wh.t()), labels.view(-1))
+    gwh, gbh = g.t() @ x, g.sum(0)
+    gx = g @ wh
+    gw2, gb2 = gx.t() @ f, gx.sum(0)
+    g = aten.gelu_backward(gx @ w2, z)
+    del f, z
+    gw1, gb1 = g.t() @ h2, g.sum(0)
+    g = g @ w1  # through the second layer norm, in closed form
+    gx = gx + (g - g.mean(-1, keepdim=True) - h2 * (g * h2).mean(-1, keepdim=True)) / s
+    del h2, s
+    gwo, gbo = gx.t() @ a, gx.sum(0)
+    g = (gx @ wo).view(B, L, H, D // H).transpose(1, 2)
+    gq, gk, gv = (t.transpose(1, 2).reshape(n, D) for t in
+                  aten._scaled_dot_product_flash_attention_for_cpu_backward(g, q, k, v, out, lse,
+                                                                           0.0, False))
+    return [gq.t() @ h, gq.sum(0), gk.t() @ h, gk.sum(0), gv.t() @ h, gv.sum(0), gwo, gbo,
+            gw1, gb1, gw2, gb2, gwh, gbh]
 
 
 def burn_layer_norm(x):
@@ -110,7 +153,8 @@ def bench(B: int, L: int, D: int, H: int, V: int, rounds: int, inner: int):
         return [t.t() if i % 2 == 0 else t for i, t in enumerate(g)]
 
     return run(lambda: torch_step(xt, labels, t_params, H), burn_grads, rounds, inner,
-               tolerance=1e-4, captured_step=lambda: burn_grads(captured))
+               tolerance=1e-4, captured_step=lambda: burn_grads(captured),
+               floor_step=lambda: floor_step(xt, labels, params, H))
 
 
 if __name__ == "__main__":

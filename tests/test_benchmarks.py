@@ -1,6 +1,7 @@
 """The benchmarks time what they claim: each side of ``benchmarks/op_overhead.py`` computes the
 same gradients (its own guard, run here on every op so a broken op entry fails the suite rather
-than a benchmark run)."""
+than a benchmark run), and so does each step benchmark's hand-written floor."""
+import importlib
 import pathlib
 import sys
 
@@ -27,3 +28,11 @@ def test_python_calls_counts_the_frames_a_call_enters_below_its_own():
 
     assert op_overhead.python_calls(middle) == 2
     assert op_overhead.python_calls(lambda: middle()) == 3
+
+
+@pytest.mark.parametrize("name", ["mlp_step", "cnn_step", "transformer_step"])
+def test_each_hand_written_floor_computes_torchs_gradients(name):
+    bench = importlib.import_module(name)
+    # run() asserts the floor's gradients equal torch autograd's before timing (one short round)
+    floor_seconds = bench.bench(*bench.SIZES[0], rounds=1, inner=1)[4]
+    assert floor_seconds > 0
