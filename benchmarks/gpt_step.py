@@ -10,7 +10,8 @@ whose forward is ``F.layer_norm(x, weight.shape, weight, bias, 1e-5)``: ``module
 in burn_torch; dropout is off (nanoGPT's default 0.0). Both
 sides start from the same weights; the gradients are checked to agree before timing. Prints
 per-size times (µs, min over interleaved rounds) and the ratio burn_torch / torch autograd
-(target: <= 1.0 at every size), and the same step through ``burn_torch.capture``.
+(target: <= 1.0 at every size), the same step through ``burn_torch.capture`` and a tape-free
+hand-written backward on torch's kernels (the floor for a layer over them).
 
 Usage: python benchmarks/gpt_step.py [--quick] [--threads N] [--no-autotune]
 """
@@ -24,13 +25,14 @@ from burn_torch import module_ops
 from burn_torch.activation import gelu
 from burn_torch.capture import capture
 
-from _harness import main, run
+from _harness import cross_entropy_backward, main, run
 
 # (batch, sequence length, width, heads, vocabulary)
 SIZES = [(2, 16, 32, 2, 64), (4, 32, 64, 4, 128), (8, 64, 128, 4, 256)]
 N_LAYER = 2
 EPS = 1e-5
 LOSS = nn.CrossEntropyLossConfig().init(Device.cpu())
+aten = torch.ops.aten
 CAUSAL = module_ops.AttentionModuleOptions(is_causal=True)
 # per block, in order: (name, shape given D, is a linear weight in torch's [out, in] layout)
 BLOCK = [("ln_1.w", lambda D: (D,), False), ("ln_1.b", lambda D: (D,), False),
@@ -85,6 +87,59 @@ def torch_step(idx, targets, params, H: int):
     return grads
 
 
+def floor_step(idx, targets, params, H: int):
+    """The hand-written backward of :func:`torch_step` on plain tensors (no tape): its forward's
+    kernels, the backward through torch's backward kernels (layer norm, flash attention, GELU,
+    embedding, the loss), a split's gradient one ``cat`` as torch's."""
+    B, T = idx.shape
+    wte, wpe = params[0], params[1]
+    D = wte.shape[1]
+    n = B * T
+    x = (F.embedding(idx, wte) + F.embedding(torch.arange(T), wpe)).view(n, D)
+    saved = []
+    for i in range(N_LAYER):
+        (l1w, l1b, aw, ab, pw, pb, l2w, l2b, fw, fb, mw, mb) = params[2 + 12 * i: 14 + 12 * i]
+        h1, m1, r1 = torch.native_layer_norm(x, [D], l1w, l1b, EPS)
+        q, k, v = (t.view(B, T, H, D // H).transpose(1, 2)
+                   for t in torch.addmm(ab, h1, aw.t()).split(D, 1))
+        out, lse = aten._scaled_dot_product_flash_attention_for_cpu(q, k, v, 0.0, True)
+        y = out.transpose(1, 2).reshape(n, D)
+        x1 = x + torch.addmm(pb, y, pw.t())
+        h2, m2, r2 = torch.native_layer_norm(x1, [D], l2w, l2b, EPS)
+        z = torch.addmm(fb, h2, fw.t())
+        f = F.gelu(z)
+        saved.append((x, h1, m1, r1, q, k, v, out, lse, y, x1, h2, m2, r2, z, f))
+        x = x1 + torch.addmm(mb, f, mw.t())
+    xf, mf, rf = torch.native_layer_norm(x, [D], params[-2], params[-1], EPS)
+    g = cross_entropy_backward(xf @ wte.t(), targets.view(-1))
+    g_wte = g.t() @ xf
+    gx, g_lfw, g_lfb = aten.native_layer_norm_backward(g @ wte, x, [D], mf, rf, params[-2],
+                                                       params[-1], [True, True, True])
+    grads = [g_lfw, g_lfb]
+    for i in range(N_LAYER - 1, -1, -1):
+        (l1w, l1b, aw, ab, pw, pb, l2w, l2b, fw, fb, mw, mb) = params[2 + 12 * i: 14 + 12 * i]
+        x, h1, m1, r1, q, k, v, out, lse, y, x1, h2, m2, r2, z, f = saved.pop()
+        g_mw, g_mb = gx.t() @ f, gx.sum(0)
+        g = aten.gelu_backward(gx @ mw, z)
+        g_fw, g_fb = g.t() @ h2, g.sum(0)
+        g, g_l2w, g_l2b = aten.native_layer_norm_backward(g @ fw, x1, [D], m2, r2, l2w, l2b,
+                                                          [True, True, True])
+        gx = gx + g
+        g_pw, g_pb = gx.t() @ y, gx.sum(0)
+        g = (gx @ pw).view(B, T, H, D // H).transpose(1, 2)
+        g = torch.cat([t.transpose(1, 2).reshape(n, D) for t in
+                       aten._scaled_dot_product_flash_attention_for_cpu_backward(
+                           g, q, k, v, out, lse, 0.0, True)], 1)
+        g_aw, g_ab = g.t() @ h1, g.sum(0)
+        g, g_l1w, g_l1b = aten.native_layer_norm_backward(g @ aw, x, [D], m1, r1, l1w, l1b,
+                                                          [True, True, True])
+        gx = gx + g
+        grads[:0] = [g_l1w, g_l1b, g_aw, g_ab, g_pw, g_pb, g_l2w, g_l2b, g_fw, g_fb, g_mw, g_mb]
+    g_wte = g_wte + aten.embedding_dense_backward(gx, idx.view(-1), wte.shape[0], -1, False)
+    g_wpe = aten.embedding_dense_backward(gx.view(B, T, D).sum(0), torch.arange(T), T, -1, False)
+    return [g_wte, g_wpe] + grads
+
+
 def burn_layer_norm(x, w, b):
     return module_ops.layer_norm(x, w, b, EPS)
 
@@ -136,7 +191,8 @@ def bench(B: int, T: int, D: int, H: int, V: int, rounds: int, inner: int):
     return run(lambda: torch_step(idx, targets, t_params, H),
                lambda: to_torch_layout(burn_step(*args, H), linear), rounds, inner,
                tolerance=1e-4,
-               captured_step=lambda: to_torch_layout(captured(*args, H), linear))
+               captured_step=lambda: to_torch_layout(captured(*args, H), linear),
+               floor_step=lambda: floor_step(idx, targets, params, H))
 
 
 if __name__ == "__main__":

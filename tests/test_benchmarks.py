@@ -30,7 +30,7 @@ def test_python_calls_counts_the_frames_a_call_enters_below_its_own():
     assert op_overhead.python_calls(lambda: middle()) == 3
 
 
-@pytest.mark.parametrize("name", ["mlp_step", "cnn_step", "transformer_step"])
+@pytest.mark.parametrize("name", ["mlp_step", "cnn_step", "transformer_step", "gpt_step"])
 def test_each_hand_written_floor_computes_torchs_gradients(name):
     bench = importlib.import_module(name)
     # run() asserts the floor's gradients equal torch autograd's before timing (one short round)
