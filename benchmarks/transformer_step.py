@@ -49,10 +49,15 @@ def make_params(D: int, V: int, seed: int = 0) -> list[torch.Tensor]:
     return params
 
 
+def normalized(x):
+    """The layer norm written out (no affine), and the scale it divided by."""
+    xc = x - x.mean(-1, keepdim=True)
+    scale = ((xc * xc).mean(-1, keepdim=True) + EPS).sqrt()
+    return xc / scale, scale
+
+
 def torch_layer_norm(x):
-    mu = x.mean(-1, keepdim=True)
-    xc = x - mu
-    return xc / ((xc * xc).mean(-1, keepdim=True) + EPS).sqrt()
+    return normalized(x)[0]
 
 
 def torch_step(x, labels, params, H: int):
@@ -87,10 +92,7 @@ def floor_step(x, labels, params, H: int):
     out, lse = aten._scaled_dot_product_flash_attention_for_cpu(q, k, v, 0.0, False)
     a = out.transpose(1, 2).reshape(n, D)
     x = x.view(n, D) + torch.addmm(bo, a, wo.t())
-    xc = x - x.mean(-1, keepdim=True)
-    s = ((xc * xc).mean(-1, keepdim=True) + EPS).sqrt()
-    h2 = xc / s
-    del xc
+    h2, s = normalized(x)
     z = torch.addmm(b1, h2, w1.t())
     f = F.gelu(z)
     x = x + torch.addmm(b2, f, w2.t())
