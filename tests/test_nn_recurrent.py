@@ -340,11 +340,13 @@ def test_the_float32_lstm_gradients_equal_the_float64_ones():
         torch.testing.assert_close(a.to_torch().double(), b.to_torch(), rtol=1e-4, atol=1e-5)
 
 
+@pytest.mark.parametrize("wide", [False, True], ids=["kernel_buffer", "transposed_copy"])
 @pytest.mark.parametrize("untracked", [None, 3, 8], ids=["all_tracked", "input_gate_constant",
                                                          "hidden_gate_constant"])
-def test_the_float32_lstm_gate_gradients_hold_no_bytes_beyond_their_own(untracked):
-    # gates wide enough that a weight's gate gradients are parts of one buffer when all are tracked
-    width = int((recurrent_ops._SHARED_MIN / 4) ** 0.5)
+def test_the_float32_lstm_gate_gradients_hold_no_bytes_beyond_their_own(untracked, wide):
+    # when all are tracked, a weight's gate gradients are parts of one buffer: the kernel's own
+    # gradient (narrow gates) or one contiguous copy of it (gates this wide)
+    width = int((recurrent_ops._SHARED_MIN / 4) ** 0.5) if wide else 4
     args = _lstm_f32_args(AD, 0, d=width, h=width)
     if untracked is not None:  # that gate's weight a constant: its part must not be kept alive
         args[untracked] = Tensor.from_data(args[untracked].to_torch(), AD)
