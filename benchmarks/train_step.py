@@ -1,7 +1,11 @@
 """Full training steps with Adam, burn_torch vs torch, side by side in one process.
 
-The same small MLP (Linear+ReLU layers, cross entropy) and small CNN (two Conv2d+ReLU+MaxPool2d
-blocks and a Linear classifier, cross entropy) are trained on a fixed batch: burn_torch with
+The same small MLP (Linear+ReLU layers, cross entropy), small CNN (two Conv2d+ReLU+MaxPool2d
+blocks and a Linear classifier, cross entropy) and word-level LSTM language model (pytorch/examples'
+word_language_model without dropout: embedding, 2-layer LSTM, linear decoder, cross entropy over
+every position; Burn's LSTM has a weight and bias per gate, 16 parameters per layer where
+torch's has 4, so its optimizer updates 35 tensors where torch's updates 11) are trained on a
+fixed batch: burn_torch with
 ``burn_torch.nn`` layers, ``CrossEntropyLoss``, ``GradientsParams.from_grads`` and
 ``AdamConfig().init().step`` (Burn's loop: no zero_grad, the optimizer returns the model);
 torch with ``torch.nn``, ``torch.optim.Adam`` (eps=1e-5, Burn's default) and the usual
@@ -21,7 +25,7 @@ import argparse
 import torch
 
 from burn_torch import Device, Tensor, autotune, nn, optim
-from burn_torch.compat import load_torch_state_dict, to_torch_state_dict
+from burn_torch.compat import from_torch_module, load_torch_state_dict, to_torch_state_dict
 from burn_torch.module import Module
 
 from _harness import max_abs_diff, time_interleaved
@@ -79,6 +83,33 @@ class TorchCnn(torch.nn.Module):
         x = torch.max_pool2d(torch.relu(self.conv1(x)), 2)
         x = torch.max_pool2d(torch.relu(self.conv2(x)), 2)
         return self.fc(x.flatten(1))
+
+
+class TorchLstmLm(torch.nn.Module):
+    def __init__(self, vocab: int, width: int) -> None:
+        super().__init__()
+        self.emb = torch.nn.Embedding(vocab, width)
+        self.rnn = torch.nn.LSTM(width, width, 2, batch_first=True)
+        self.dec = torch.nn.Linear(width, vocab)
+
+    def forward(self, tokens):
+        out, _ = self.rnn(self.emb(tokens))
+        return self.dec(out).reshape(-1, self.dec.out_features)
+
+
+class BurnLstmLm(Module):
+    """:class:`TorchLstmLm`'s port: its layers converted with ``from_torch_module``."""
+
+    def __init__(self, vocab: int, width: int, device: Device) -> None:
+        super().__init__()
+        torch_model = TorchLstmLm(vocab, width)
+        self.emb, self.rnn, self.dec = (from_torch_module(layer, device) for layer in
+                                        (torch_model.emb, torch_model.rnn, torch_model.dec))
+
+    def forward(self, tokens: Tensor) -> Tensor:
+        out, _ = self.rnn.forward(self.emb.forward(tokens))
+        logits = self.dec.forward(out)
+        return logits.reshape([-1, logits.dims()[-1]])
 
 
 # ---------------------------------------------------------------------------------- trainers ----
@@ -145,6 +176,12 @@ def cases():
         yield (f"cnn {batch}x3x{side}x{side} w{width}",
                lambda s=side, w=width: BurnCnn(3, s, w, Device.cpu()),
                lambda s=side, w=width: TorchCnn(3, s, w), x, y)
+    for batch, steps, width, vocab in ((8, 16, 32, 100), (20, 35, 200, 1000)):
+        x = torch.randint(0, vocab, (batch, steps), generator=gen)
+        y = torch.randint(0, vocab, (batch * steps,), generator=gen)
+        yield (f"lstm LM {batch}x{steps} w{width} v{vocab}",
+               lambda v=vocab, w=width: BurnLstmLm(v, w, Device.cpu()),
+               lambda v=vocab, w=width: TorchLstmLm(v, w), x, y)
 
 
 def main() -> None:
