@@ -17,6 +17,7 @@ from burn_torch.optim import (AdaGradConfig, AdamConfig, AdamWConfig, GradientCl
                               GradientsParams, MomentumConfig, RmsPropConfig, SgdConfig,
                               WeightDecayConfig)
 from burn_torch.optim.adam import Adam
+from burn_torch.optim import flat
 from burn_torch.optim.base import ModuleOptimizer, SimpleOptimizer
 
 CPU = Device.cpu()
@@ -167,6 +168,81 @@ def test_module_step_with_mixed_dtypes_and_clipping_matches_the_per_tensor_refer
         assert pa.id == pb.id
         assert pa.val().to_torch().dtype == pb.val().to_torch().dtype
         assert torch.equal(pa.val().to_torch(), pb.val().to_torch())
+
+
+class Smalls(Module):
+    """``FLAT_MIN_COUNT + 2`` small parameters (a flat batch) and one too large for one."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        g = torch.Generator().manual_seed(3)
+        self.small = [Param(Tensor.from_data(torch.randn(3, i + 1, generator=g), AD))
+                      for i in range(flat.FLAT_MIN_COUNT + 2)]
+        self.large = Param(Tensor.from_data(torch.randn(flat.FLAT_MAX_NUMEL + 1, generator=g), AD))
+
+
+def smalls_grads(model: Smalls, step: int, skip: int | None = None) -> GradientsParams:
+    """A gradient for every parameter but ``model.small[skip]``, its values set by ``step``."""
+    g = torch.Generator().manual_seed(100 + step)
+    grads = GradientsParams()
+    for i, p in enumerate(model.params()):
+        if i != skip:
+            grads.register(p.id, Tensor.from_data(torch.randn(p.val().dims(), generator=g), CPU))
+    return grads
+
+
+@pytest.mark.parametrize("case", list(CONFIGS))
+def test_small_parameters_stepped_as_a_flat_batch_match_the_per_tensor_reference(case):
+    """Six steps; one small parameter has no gradient in the fourth, so its state is taken out
+    of the flat batch and its step count falls behind the others' (a batch of its own)."""
+    fast = ModuleOptimizer(CONFIGS[case].build())
+    ref = ModuleOptimizer(PerTensor(CONFIGS[case].build()))
+    a = b = Smalls()
+    for step in range(6):
+        skip = 2 if step == 3 else None
+        a = fast.step(0.05, a, smalls_grads(a, step, skip))
+        b = ref.step(0.05, b, smalls_grads(b, step, skip))
+        for pa, pb in zip(a.params(), b.params(), strict=True):
+            assert torch.equal(pa.val().to_torch(), pb.val().to_torch()), (step, pa.id)
+        fast_record, ref_record = fast.to_record(), ref.to_record()
+        assert set(fast_record) == set(ref_record)
+        for pid in ref_record:
+            assert_states_equal(fast_record[pid], ref_record[pid])
+
+
+def test_small_parameters_reach_the_rule_as_one_flat_tensor():
+    sizes = []
+
+    class Recording(Adam):
+        def step_fused(self, lr, params, grads, states):
+            sizes.append([p.numel() for p in params])
+            return super().step_fused(lr, params, grads, states)
+
+    model = Smalls()
+    optimizer = ModuleOptimizer(Recording(0.9, 0.999, 1e-5, False, 0.0))
+    for step in range(3):  # the first step has no state: per tensor
+        model = optimizer.step(0.01, model, smalls_grads(model, step))
+    small = sum(p.val().to_torch().numel() for p in model.small)
+    assert sizes == [[model.large.val().to_torch().numel(), small]] * 2
+    for p in model.small:  # each new parameter owns its storage: no part of the flat one
+        data = p.val().to_torch()
+        assert data.untyped_storage().nbytes() == data.numel() * data.element_size()
+
+
+def test_a_record_taken_while_states_are_flat_resumes_training_exactly():
+    optimizer = AdamConfig().init()
+    model = Smalls()
+    for step in range(3):
+        model = optimizer.step(0.01, model, smalls_grads(model, step))
+    record = optimizer.to_record()
+    resumed = AdamConfig().init().load_record(record)
+    twin = model
+    for step in range(3, 5):
+        model = optimizer.step(0.01, model, smalls_grads(model, step))
+        twin = resumed.step(0.01, twin, smalls_grads(twin, step))
+    for p, q in zip(model.params(), twin.params(), strict=True):
+        assert torch.equal(p.val().to_torch(), q.val().to_torch())
+    assert record[model.small[0].id]["time"] == 3  # a snapshot: later steps left it
 
 
 def test_a_parameter_reached_twice_is_refused_before_anything_changes():

@@ -12,6 +12,7 @@ from burn_torch.module import Module, Param, TiedParamError
 from burn_torch.optim import (AdaGradConfig, AdamConfig, AdamWConfig, GradientClipping,
                               GradientsParams, MomentumConfig, RmsPropConfig, SgdConfig,
                               SimpleOptimizer)
+from burn_torch.optim import flat
 
 CPU = Device.cpu()
 AD = CPU.autodiff()
@@ -37,6 +38,20 @@ class TwoDtypes(Module):
         self.a = Param(Tensor.from_data(torch.randn(3, generator=g), AD))
         self.b = Param(Tensor.from_data(torch.randn(2, 2, generator=g, dtype=torch.float64), AD))
         self.c = Param(Tensor.from_data(torch.randn(4, generator=g), AD))
+
+
+class FlatGroups(Module):
+    """``FLAT_MIN_COUNT`` small Float parameters in each of two dtype groups: from its second
+    step each group's parameters are updated as one flat batch (see ``optim.flat``)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        g = torch.Generator().manual_seed(0)
+        self.params32 = [Param(Tensor.from_data(torch.randn(i + 1, generator=g), AD))
+                         for i in range(flat.FLAT_MIN_COUNT)]
+        self.params64 = [Param(Tensor.from_data(torch.randn(2, i + 1, generator=g,
+                                                            dtype=torch.float64), AD))
+                         for i in range(flat.FLAT_MIN_COUNT)]
 
 
 def grads_for(model: Module, scale: float = 1.0) -> GradientsParams:
@@ -98,13 +113,15 @@ class FailingClip(GradientClipping):
         return super().clip_many(grads)
 
 
+@pytest.mark.parametrize("make", [TwoDtypes, FlatGroups], ids=["per_tensor", "flat"])
 @pytest.mark.parametrize("error", [RuntimeError("kernel failed"), KeyboardInterrupt()],
                          ids=["exception", "ctrl-c"])
 @pytest.mark.parametrize("name", sorted(CONFIGS))
-def test_a_step_failing_in_its_second_group_changes_nothing_and_a_retry_equals_one_step(name, error):
+def test_a_step_failing_in_its_second_group_changes_nothing_and_a_retry_equals_one_step(
+        name, error, make):
     optimizer = CONFIGS[name].init().with_grad_clipping(GradientClipping("value", 1e9))
     reference = CONFIGS[name].init().with_grad_clipping(GradientClipping("value", 1e9))
-    model, ref_model = TwoDtypes(), TwoDtypes()  # same values (seeded), other ParamIds
+    model, ref_model = make(), make()  # same values (seeded), other ParamIds
     for _ in range(2):  # states exist: later steps take the fused path
         model = optimizer.step(0.1, model, grads_for(model))
         ref_model = reference.step(0.1, ref_model, grads_for(ref_model))
@@ -116,7 +133,7 @@ def test_a_step_failing_in_its_second_group_changes_nothing_and_a_retry_equals_o
         optimizer.step(0.1, model, grads)
     assert same_record(optimizer.to_record(), record)
     assert same_values(model, values)
-    assert len(grads) == 3
+    assert len(grads) == len(model.params())
 
     optimizer.with_grad_clipping(GradientClipping("value", 1e9))
     retried = optimizer.step(0.1, model, grads)

@@ -18,6 +18,7 @@ class AdaGrad(MultiTensorOptimizer):
     """The AdaGrad update rule (see the module docstring)."""
 
     mutates_state = False
+    elementwise = True
 
     def __init__(self, lr_decay: float, epsilon: float, weight_decay: float) -> None:
         self.lr_decay, self.epsilon = float(lr_decay), float(epsilon)

@@ -54,6 +54,7 @@ class Adam(MultiTensorOptimizer):
     """The Adam update rule (see the module docstring)."""
 
     mutates_state = False
+    elementwise = True
 
     def __init__(self, beta_1: float, beta_2: float, epsilon: float, amsgrad: bool,
                  weight_decay: float) -> None:
@@ -118,6 +119,7 @@ class AdamW(MultiTensorOptimizer):
     """The AdamW update rule (see the module docstring)."""
 
     mutates_state = False
+    elementwise = True
 
     def __init__(self, beta_1: float, beta_2: float, epsilon: float, weight_decay: float,
                  cautious_weight_decay: bool) -> None:

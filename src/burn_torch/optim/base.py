@@ -10,7 +10,8 @@ state exactly as they were, so retrying it is the same as running it once.
 A step walks the module once (a map whose new Params receive their values after the update),
 then updates the parameters of each device and dtype together (:meth:`SimpleOptimizer.step_many`):
 the built-in rules run torch's multi-tensor ``torch._foreach_*`` kernels there, doing the very
-operations of their per-tensor ``step``, so results do not depend on the path taken.
+operations of their per-tensor ``step``, so results do not depend on the path taken; their small
+parameters go through those kernels as flat batches, one tensor each (``optim.flat``).
 """
 from __future__ import annotations
 
@@ -26,6 +27,7 @@ from ..module import Config, Module, ModuleMapper, Param, ParamId
 from ..module.tying import tied_param_error
 from ..tensor import Tensor
 from .clipping import GradientClipping, GradientClippingConfig
+from . import flat
 from .grads import GradientsParams, check_gradient
 
 State = dict[str, Any]
@@ -88,7 +90,14 @@ class MultiTensorOptimizer(SimpleOptimizer):
     ``step_fused(lr, params, grads, states)``: the same update for several tensors whose states
     are all :meth:`fusable`, with ``torch._foreach_*`` kernels doing the very operations ``step``
     does, so both give the same values.
+
+    A rule whose ``step_fused`` is ``elementwise`` (every entry of its results depends only on
+    the same entry of the parameter, the gradient and the state's tensors, and on the state's
+    numbers) sets ``elementwise = True``: :class:`ModuleOptimizer` then updates its small
+    parameters as flat batches (see ``burn_torch.optim.flat``).
     """
+
+    elementwise: bool = False
 
     def fusable(self, state: State | None) -> bool:
         """Whether ``step_fused`` handles a parameter with this state (by default: a non-empty
@@ -200,6 +209,7 @@ class ModuleOptimizer:
         self.optim = optim
         self.grad_clipping = grad_clipping
         self._states: dict[ParamId, State] = {}
+        self._flat: dict[ParamId, flat.Slot] = {}  # the states kept flat (see optim.flat)
 
     def with_grad_clipping(self, clipping: GradientClipping) -> "ModuleOptimizer":
         """This optimizer (same state) with ``clipping`` applied to every gradient."""
@@ -239,7 +249,8 @@ class ModuleOptimizer:
         return updated
 
     def _update(self, lr: float, pending: list[tuple[Param, Tensor, torch.Tensor]]) -> None:
-        """Runs the rule on each device-and-dtype group of ``(new Param, tensor, grad)`` entries,
+        """Runs the rule on each device-and-dtype group of ``(new Param, tensor, grad)`` entries
+        (the small parameters of an ``elementwise`` rule as flat batches, see ``optim.flat``),
         then, only when every group succeeded, commits the new states and gives each new Param
         its value: a ``require_grad()`` leaf when the old one was, still distributed when the
         old one was."""
@@ -247,29 +258,47 @@ class ModuleOptimizer:
         for entry in pending:
             grad = entry[2]
             groups.setdefault((grad.device, grad.dtype), []).append(entry)
-        copy = self.optim.mutates_state
+        rule = self.optim
+        copy = rule.mutates_state
+        elementwise = getattr(rule, "elementwise", False)
         commits = []
         with torch.no_grad():
             for (device, _), entries in groups.items():
                 grads = [grad for _, _, grad in entries]
                 if self.grad_clipping is not None:
                     grads = self.grad_clipping.clip_many(grads)
-                states = [self._states.get(new.id) for new, _, _ in entries]
-                states = [_state_on(_copy_state(s) if copy and s else s, device) for s in states]
                 params = [tensor.to_torch() for _, tensor, _ in entries]
-                values, states = self.optim.step_many(lr, params, grads, states)
+                ids = [new.id for new, _, _ in entries]
+                found, rest = (flat.batches(rule, ids, params, self._states, self._flat, device)
+                               if elementwise else ((), range(len(entries))))
+                own = [flat.state_of(ids[i], self._states, self._flat) for i in rest]
+                own = [_state_on(_copy_state(s) if copy and s else s, device) for s in own]
+                values, states = flat.step(rule, lr, ids, params, grads, rest, own, found, device)
                 for (new, tensor, _), value, state in zip(entries, values, states):
                     leaf = new_leaf(value.shape, value.dtype) if tensor.is_require_grad() else None
                     # a distributed parameter stays marked (same ParamId, sync position, name)
                     value = carry_mark(tensor, wrap(value, tensor.gradient_checkpointing_strategy(), leaf))
                     commits.append((new, value, state))
         for new, value, state in commits:
-            self._states[new.id] = state
+            pid = new.id
+            if type(state) is tuple:  # a flat batch's slot
+                self._flat[pid] = state
+                self._states.pop(pid, None)
+            else:
+                self._states[pid] = state
+                self._flat.pop(pid, None)
             new._value = value
+
+    def _all_states(self) -> dict[ParamId, State]:
+        """Every parameter's state (its own part for those kept flat)."""
+        states = dict(self._states)
+        for pid in self._flat:
+            states[pid] = flat.state_of(pid, self._states, self._flat)
+        return states
 
     def to_record(self) -> OptimizerRecord:
         """A snapshot of the state (later steps do not change it)."""
-        return OptimizerRecord(self._states)
+        return OptimizerRecord(self._all_states())
 
     def into_record(self) -> OptimizerRecord:
         """Same as :meth:`to_record`."""
@@ -280,7 +309,9 @@ class ModuleOptimizer:
         if not isinstance(record, OptimizerRecord):
             raise TypeError(f"expected an OptimizerRecord, got {type(record).__name__}")
         self._states = {pid: _copy_state(s) for pid, s in record.items()}
+        self._flat = {}
         return self
 
     def __repr__(self) -> str:
-        return f"ModuleOptimizer({type(self.optim).__name__}, {len(self._states)} states)"
+        return (f"ModuleOptimizer({type(self.optim).__name__}, "
+                f"{len(self._states) + len(self._flat)} states)")

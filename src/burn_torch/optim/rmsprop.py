@@ -19,6 +19,7 @@ class RmsProp(MultiTensorOptimizer):
     """The RMSProp update rule (see the module docstring)."""
 
     mutates_state = False
+    elementwise = True
 
     def __init__(self, alpha: float, momentum: float, epsilon: float, centered: bool,
                  weight_decay: float) -> None:

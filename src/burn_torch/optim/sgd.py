@@ -26,6 +26,7 @@ class Sgd(MultiTensorOptimizer):
     """The SGD update rule (see the module docstring)."""
 
     mutates_state = False
+    elementwise = True
 
     def __init__(self, momentum: MomentumConfig | None = None, weight_decay: float = 0.0) -> None:
         if momentum is not None and not isinstance(momentum, MomentumConfig):
