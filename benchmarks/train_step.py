@@ -1,20 +1,22 @@
 """Full training steps with Adam, burn_torch vs torch, side by side in one process.
 
 The same small MLP (Linear+ReLU layers, cross entropy), small CNN (two Conv2d+ReLU+MaxPool2d
-blocks and a Linear classifier, cross entropy) and word-level LSTM language model (pytorch/examples'
-word_language_model without dropout: embedding, 2-layer LSTM, linear decoder, cross entropy over
-every position; Burn's LSTM has a weight and bias per gate, 16 parameters per layer where
-torch's has 4, so its optimizer updates 35 tensors where torch's updates 11) are trained on a
-fixed batch: burn_torch with
-``burn_torch.nn`` layers, ``CrossEntropyLoss``, ``GradientsParams.from_grads`` and
-``AdamConfig().init().step`` (Burn's loop: no zero_grad, the optimizer returns the model);
-torch with ``torch.nn``, ``torch.optim.Adam`` (eps=1e-5, Burn's default) and the usual
-``zero_grad / backward / step`` loop. Both start from the same weights.
+blocks and a Linear classifier, cross entropy) and word-level LSTM language model
+(pytorch/examples' word_language_model without dropout: embedding, 2-layer LSTM, linear decoder,
+cross entropy over every position; Burn's LSTM has a weight and bias per gate, 16 parameters per
+layer where torch's has 4, so its optimizer updates 35 tensors where torch's updates 11) are
+trained on a fixed batch: burn_torch with ``burn_torch.nn`` layers, ``CrossEntropyLoss``,
+``GradientsParams.from_grads`` and ``AdamConfig().init().step`` (Burn's loop: no zero_grad, the
+optimizer returns the model), eagerly and with the forward and backward through
+``burn_torch.capture`` (the optimizer step eager); torch with ``torch.nn``,
+``torch.optim.Adam`` (eps=1e-5, Burn's default) and the usual ``zero_grad / backward / step``
+loop. All start from the same weights.
 
-Correctness guard: both sides train N steps from the same weights and must end on the same
-weights (max abs difference below a tolerance) before anything is timed. Timing alternates
-blocks of steps of each side (``_harness.time_interleaved``) and prints steps/second and the
-ratio burn_torch time / torch time (target: <= 1.0).
+Correctness guard: the sides train N steps from the same weights and must end on the same
+weights (max abs difference below a tolerance; the captured side bit-equal to the eager one)
+before anything is timed. Timing alternates blocks of steps of each side
+(``_harness.time_sides``) and prints steps/second and the ratio burn_torch time / torch time
+(target: <= 1.0), eager and captured.
 
 Usage: python benchmarks/train_step.py [--quick] [--threads N] [--steps N] [--no-autotune]
 """
@@ -25,10 +27,11 @@ import argparse
 import torch
 
 from burn_torch import Device, Tensor, autotune, nn, optim
+from burn_torch.capture import capture
 from burn_torch.compat import from_torch_module, load_torch_state_dict, to_torch_state_dict
 from burn_torch.module import Module
 
-from _harness import max_abs_diff, time_interleaved
+from _harness import max_abs_diff, time_sides
 
 LR = 1e-3
 TOLERANCE = 1e-4
@@ -130,6 +133,24 @@ class BurnTrainer:
         self.model = self.optim.step(LR, self.model, grads)
 
 
+class CapturedBurnTrainer(BurnTrainer):
+    """Burn's loop with its forward and backward through ``burn_torch.capture`` (the model is
+    an argument: each new model the optimizer returns replays the recorded kernels); the
+    optimizer step runs eagerly."""
+
+    def __init__(self, model: Module, x: torch.Tensor, y: torch.Tensor) -> None:
+        super().__init__(model, x, y)
+        self.backward = capture(self.loss_grads)
+
+    def loss_grads(self, model: Module, x: Tensor, y: Tensor):
+        return self.loss.forward(model.forward(x), y).backward()
+
+    def step(self) -> None:
+        grads = optim.GradientsParams.from_grads(self.backward(self.model, self.x, self.y),
+                                                 self.model)
+        self.model = self.optim.step(LR, self.model, grads)
+
+
 class TorchTrainer:
     """PyTorch's loop: zero_grad, forward, loss, backward, step."""
 
@@ -143,21 +164,28 @@ class TorchTrainer:
         self.optim.step()
 
 
-def pair(make_burn, make_torch, x, y) -> tuple[BurnTrainer, TorchTrainer]:
-    """Trainers for the two sides, starting from the same (torch-initialised) weights."""
+def trainers(make_burn, make_torch, x, y) -> tuple[BurnTrainer, CapturedBurnTrainer, TorchTrainer]:
+    """Trainers for the three sides (eager, captured, torch), starting from the same
+    (torch-initialised) weights."""
     reference = make_torch()
     model, _ = load_torch_state_dict(make_burn(), reference.state_dict())
-    return BurnTrainer(model, x, y), TorchTrainer(reference, x, y)
+    return BurnTrainer(model, x, y), CapturedBurnTrainer(model, x, y), TorchTrainer(reference, x, y)
 
 
 def final_weight_diff(make_burn, make_torch, x, y, steps: int) -> float:
-    """Trains both sides ``steps`` steps from the same weights; the largest weight difference."""
-    burn, ref = pair(make_burn, make_torch, x, y)
+    """Trains the three sides ``steps`` steps from the same weights; the largest weight
+    difference from torch's. Raises AssertionError when the captured side's weights are not
+    bit-equal to eager's."""
+    burn, captured, ref = trainers(make_burn, make_torch, x, y)
     for _ in range(steps):
         burn.step()
+        captured.step()
         ref.step()
+    ours, replayed = to_torch_state_dict(burn.model), to_torch_state_dict(captured.model)
+    assert all(torch.equal(ours[k], replayed[k]) for k in ours), "captured training drifted"
+    recorder = captured.backward
+    assert recorder.eager_reason is None and recorder.replayed == steps - 1, recorder.eager_reason
     theirs = ref.model.state_dict()
-    ours = to_torch_state_dict(burn.model)
     return max_abs_diff([theirs[k] for k in ours], list(ours.values()))
 
 
@@ -201,14 +229,14 @@ def main() -> None:
     print(f"torch {torch.__version__}, {torch.get_num_threads()} threads, Adam lr={LR}, "
           f"guard: {args.steps} steps, autotune {'off' if args.no_autotune else 'on'}")
     print(f"{'model':>28} | {'torch steps/s':>13} | {'burn_torch steps/s':>18} | {'ratio':>6} | "
-          f"max|weight diff|")
+          f"{'captured':>8} | {'ratio':>6} | max|weight diff|")
     for name, make_burn, make_torch, x, y in cases():
         worst = final_weight_diff(make_burn, make_torch, x, y, args.steps)
         assert worst < TOLERANCE, f"{name}: final weights differ by {worst} (tolerance {TOLERANCE})"
-        burn, ref = pair(make_burn, make_torch, x, y)
-        tt, tb = time_interleaved(ref.step, burn.step, rounds, inner)
-        print(f"{name:>28} | {1 / tt:13.1f} | {1 / tb:18.1f} | {tb / tt:6.3f} | {worst:.1e}",
-              flush=True)
+        burn, captured, ref = trainers(make_burn, make_torch, x, y)
+        tt, tb, tc = time_sides((ref.step, burn.step, captured.step), rounds, inner)
+        print(f"{name:>28} | {1 / tt:13.1f} | {1 / tb:18.1f} | {tb / tt:6.3f} | {1 / tc:8.1f} | "
+              f"{tc / tt:6.3f} | {worst:.1e}", flush=True)
 
 
 if __name__ == "__main__":

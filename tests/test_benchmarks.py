@@ -1,6 +1,7 @@
 """The benchmarks time what they claim: each side of ``benchmarks/op_overhead.py`` computes the
 same gradients (its own guard, run here on every op so a broken op entry fails the suite rather
-than a benchmark run), and so does each step benchmark's hand-written floor."""
+than a benchmark run), and so does each step benchmark's hand-written floor; ``train_step``'s
+models train as torch's, their captured steps bit-equal to eager."""
 import importlib
 import pathlib
 import sys
@@ -36,3 +37,10 @@ def test_each_hand_written_floor_computes_torchs_gradients(name):
     # run() asserts the floor's gradients equal torch autograd's before timing (one short round)
     floor_seconds = bench.bench(*bench.SIZES[0], rounds=1, inner=1)[4]
     assert floor_seconds > 0
+
+
+def test_every_train_step_model_trains_as_torch_and_its_captured_step_replays_bit_equal():
+    train_step = importlib.import_module("train_step")
+    for name, make_burn, make_torch, x, y in train_step.cases():
+        # final_weight_diff asserts the captured side replayed and matched eager bit for bit
+        assert train_step.final_weight_diff(make_burn, make_torch, x, y, 2) < train_step.TOLERANCE, name
