@@ -4,7 +4,8 @@ The same small MLP (Linear+ReLU layers, cross entropy), small CNN (two Conv2d+Re
 blocks and a Linear classifier, cross entropy) and word-level LSTM language model
 (pytorch/examples' word_language_model without dropout: embedding, 2-layer LSTM, linear decoder,
 cross entropy over every position; Burn's LSTM has a weight and bias per gate, 16 parameters per
-layer where torch's has 4, so its optimizer updates 35 tensors where torch's updates 11) are
+layer where torch's has 4, so its optimizer updates 35 tensors where torch's updates 11) and
+2-layer nanoGPT (causal self-attention, GELU MLP, lm head tied to the token embedding) are
 trained on a fixed batch: burn_torch with ``burn_torch.nn`` layers, ``CrossEntropyLoss``,
 ``GradientsParams.from_grads`` and ``AdamConfig().init().step`` (Burn's loop: no zero_grad, the
 optimizer returns the model), eagerly and with the forward and backward through
@@ -25,8 +26,10 @@ from __future__ import annotations
 import argparse
 
 import torch
+import torch.nn.functional as F
 
-from burn_torch import Device, Tensor, autotune, nn, optim
+from burn_torch import Device, Tensor, autotune, module_ops, nn, optim
+from burn_torch.activation import gelu
 from burn_torch.capture import capture
 from burn_torch.compat import from_torch_module, load_torch_state_dict, to_torch_state_dict
 from burn_torch.module import Module
@@ -34,6 +37,7 @@ from burn_torch.module import Module
 from _harness import max_abs_diff, time_sides
 
 LR = 1e-3
+CAUSAL = module_ops.AttentionModuleOptions(is_causal=True)
 TOLERANCE = 1e-4
 
 
@@ -113,6 +117,70 @@ class BurnLstmLm(Module):
         out, _ = self.rnn.forward(self.emb.forward(tokens))
         logits = self.dec.forward(out)
         return logits.reshape([-1, logits.dims()[-1]])
+
+
+class TorchGpt(torch.nn.Module):
+    """nanoGPT (Karpathy) without dropout: token and position embeddings, pre-norm blocks of
+    causal self-attention (one ``c_attn`` projection split into q/k/v) and a GELU MLP, a final
+    layer norm and an lm head tied to the token embedding."""
+
+    def __init__(self, vocab: int, block: int, width: int, heads: int, layers: int) -> None:
+        super().__init__()
+        self.heads = heads
+        self.wte = torch.nn.Embedding(vocab, width)
+        self.wpe = torch.nn.Embedding(block, width)
+        self.h = torch.nn.ModuleList(torch.nn.ModuleDict(dict(
+            ln_1=torch.nn.LayerNorm(width), c_attn=torch.nn.Linear(width, 3 * width),
+            c_proj=torch.nn.Linear(width, width), ln_2=torch.nn.LayerNorm(width),
+            c_fc=torch.nn.Linear(width, 4 * width), c_out=torch.nn.Linear(4 * width, width)))
+            for _ in range(layers))
+        self.ln_f = torch.nn.LayerNorm(width)
+
+    def forward(self, idx):
+        B, T = idx.shape
+        x = self.wte(idx) + self.wpe(torch.arange(T))
+        D, H = x.shape[-1], self.heads
+        for b in self.h:
+            q, k, v = (t.view(B, T, H, D // H).transpose(1, 2)
+                       for t in b["c_attn"](b["ln_1"](x)).split(D, dim=2))
+            y = F.scaled_dot_product_attention(q, k, v, is_causal=True)
+            x = x + b["c_proj"](y.transpose(1, 2).reshape(B, T, D))
+            x = x + b["c_out"](F.gelu(b["c_fc"](b["ln_2"](x))))
+        return F.linear(self.ln_f(x), self.wte.weight).view(B * T, -1)
+
+
+class BurnGpt(Module):
+    """:class:`TorchGpt`'s port with ``burn_torch.nn`` layers (the same names, so
+    ``load_torch_state_dict`` fills it) and ``module_ops.attention``."""
+
+    def __init__(self, vocab: int, block: int, width: int, heads: int, layers: int,
+                 device: Device) -> None:
+        super().__init__()
+        self.heads = heads
+        self.wte = nn.EmbeddingConfig(vocab, width).init(device)
+        self.wpe = nn.EmbeddingConfig(block, width).init(device)
+        self.h = [dict(ln_1=nn.LayerNormConfig(width).init(device),
+                       c_attn=nn.LinearConfig(width, 3 * width).init(device),
+                       c_proj=nn.LinearConfig(width, width).init(device),
+                       ln_2=nn.LayerNormConfig(width).init(device),
+                       c_fc=nn.LinearConfig(width, 4 * width).init(device),
+                       c_out=nn.LinearConfig(4 * width, width).init(device))
+                  for _ in range(layers)]
+        self.ln_f = nn.LayerNormConfig(width).init(device)
+
+    def forward(self, idx: Tensor) -> Tensor:
+        B, T = idx.dims()
+        positions = Tensor.arange(0, T, idx.device()).unsqueeze()
+        x = self.wte.forward(idx) + self.wpe.forward(positions)
+        D, H = x.dims()[-1], self.heads
+        for b in self.h:
+            q, k, v = (t.reshape([B, T, H, D // H]).swap_dims(1, 2)
+                       for t in b["c_attn"].forward(b["ln_1"].forward(x)).split(D, 2))
+            y = module_ops.attention(q, k, v, options=CAUSAL)
+            x = x + b["c_proj"].forward(y.swap_dims(1, 2).reshape([B, T, D]))
+            x = x + b["c_out"].forward(gelu(b["c_fc"].forward(b["ln_2"].forward(x))))
+        head = self.wte.weight.val().transpose()
+        return module_ops.linear(self.ln_f.forward(x), head).reshape([B * T, -1])
 
 
 # ---------------------------------------------------------------------------------- trainers ----
@@ -210,6 +278,12 @@ def cases():
         yield (f"lstm LM {batch}x{steps} w{width} v{vocab}",
                lambda v=vocab, w=width: BurnLstmLm(v, w, Device.cpu()),
                lambda v=vocab, w=width: TorchLstmLm(v, w), x, y)
+    for batch, block, width, heads, vocab in ((4, 32, 64, 4, 128), (8, 64, 128, 4, 256)):
+        x = torch.randint(0, vocab, (batch, block), generator=gen)
+        y = torch.randint(0, vocab, (batch * block,), generator=gen)
+        size = (vocab, block, width, heads, 2)
+        yield (f"gpt {batch}x{block} w{width} v{vocab}",
+               lambda z=size: BurnGpt(*z, Device.cpu()), lambda z=size: TorchGpt(*z), x, y)
 
 
 def main() -> None:
