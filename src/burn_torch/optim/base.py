@@ -259,7 +259,6 @@ class ModuleOptimizer:
             grad = entry[2]
             groups.setdefault((grad.device, grad.dtype), []).append(entry)
         rule = self.optim
-        copy = rule.mutates_state
         elementwise = getattr(rule, "elementwise", False)
         commits = []
         with torch.no_grad():
@@ -270,10 +269,13 @@ class ModuleOptimizer:
                 params = [tensor.to_torch() for _, tensor, _ in entries]
                 ids = [new.id for new, _, _ in entries]
                 found, rest = (flat.batches(rule, ids, params, self._states, self._flat, device)
-                               if elementwise else ((), range(len(entries))))
-                own = [flat.state_of(ids[i], self._states, self._flat) for i in rest]
-                own = [_state_on(_copy_state(s) if copy and s else s, device) for s in own]
-                values, states = flat.step(rule, lr, ids, params, grads, rest, own, found, device)
+                               if elementwise else ((), ()))
+                if found:
+                    values, states = flat.step(rule, lr, ids, params, grads, rest,
+                                               self._own([ids[i] for i in rest], device), found,
+                                               device)
+                else:
+                    values, states = rule.step_many(lr, params, grads, self._own(ids, device))
                 for (new, tensor, _), value, state in zip(entries, values, states):
                     leaf = new_leaf(value.shape, value.dtype) if tensor.is_require_grad() else None
                     # a distributed parameter stays marked (same ParamId, sync position, name)
@@ -288,6 +290,15 @@ class ModuleOptimizer:
                 self._states[pid] = state
                 self._flat.pop(pid, None)
             new._value = value
+
+    def _own(self, ids: list[ParamId], device: torch.device) -> list[State | None]:
+        """The states of parameters ``ids`` for the rule: on ``device``, each its own (a copy
+        for a rule that mutates its state)."""
+        copy = self.optim.mutates_state
+        states, slots = self._states, self._flat
+        own = ([flat.state_of(pid, states, slots) for pid in ids] if slots
+               else [states.get(pid) for pid in ids])
+        return [_state_on(_copy_state(s) if copy and s else s, device) for s in own]
 
     def _all_states(self) -> dict[ParamId, State]:
         """Every parameter's state (its own part for those kept flat)."""

@@ -45,7 +45,8 @@ class FlatStates:
 
     __slots__ = ("ids", "shapes", "state", "numbers", "device", "_parts")
 
-    def __init__(self, ids: tuple, shapes: list[torch.Size], state: State, device: torch.device) -> None:
+    def __init__(self, ids: tuple, shapes: list[torch.Size], state: State,
+                 device: torch.device) -> None:
         self.ids = ids
         self.shapes = shapes
         self.state = state
@@ -73,13 +74,18 @@ def batches(rule, ids: list, params: list[torch.Tensor], states: dict, slots: di
 
     A batch is ``(indices, flat state)``: ``FLAT_MIN_COUNT`` or more small parameters whose
     states (in ``states`` or, while flat, in ``slots``) the rule's ``step_fused`` takes and hold
-    the same numbers; its flat state is the one they were last updated with when they are exactly that
-    batch's parameters, else their states concatenated. ``rest``: the other indices, in order.
+    the same numbers; its flat state is the one they were last updated with when they are
+    exactly that batch's parameters, else their states concatenated. ``rest``: the other
+    indices, in order. No batch and no rest for a group of fewer than ``FLAT_MIN_COUNT`` small
+    parameters.
     """
+    small = [p.numel() <= FLAT_MAX_NUMEL for p in params]
+    if sum(small) < FLAT_MIN_COUNT:
+        return [], []
     by_numbers: dict[tuple, list[int]] = {}
     rest = []
-    for i, (pid, param) in enumerate(zip(ids, params)):
-        if param.numel() <= FLAT_MAX_NUMEL:
+    for i, pid in enumerate(ids):
+        if small[i]:
             slot = slots.get(pid)
             if slot is not None and slot[0].device == device:
                 by_numbers.setdefault(slot[0].numbers, []).append(i)
@@ -113,7 +119,7 @@ def _flat_state(ids: list, states: dict, slots: dict, device: torch.device) -> S
 
 def state_of(pid, states: dict, slots: dict) -> State | None:
     """The state of parameter ``pid``, its own part while it is flat."""
-    slot = slots.get(pid)
+    slot = slots.get(pid) if slots else None
     return states.get(pid) if slot is None else slot[0].part(slot[1])
 
 
