@@ -23,9 +23,9 @@ State = dict[str, Any]
 # would cost more than the per-tensor work of the rule's kernels (an Adam step of 20 parameters,
 # flat against on their own: 256 entries each 0.65x the time, 4096 0.81x, 16384 0.95x, 65536 1.28x)
 FLAT_MAX_NUMEL = 1 << 14
-# Fewer parameters are updated on their own: the flat copies' fixed cost is not repaid (20
-# parameters of 256 entries, flat: 0.65x the time on their own; next to two large parameters
-# updated on their own, 2 small ones flat: 1.11x, 4: 1.04x, 8: 0.94x, 16: 0.87x)
+# Fewer parameters are updated on their own: the flat copies' fixed cost is not repaid (Adam
+# over parameters of 256 entries, flat against on their own: 2 of them 1.07x the time, 3 0.93x,
+# 6 0.75x; next to two large parameters updated on their own, 2 1.11x, 4 1.04x, 8 0.94x)
 FLAT_MIN_COUNT = 6
 
 _flatten = torch._C._nn.flatten_dense_tensors  # one 1-D copy of the tensors' entries, in order
