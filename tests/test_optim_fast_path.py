@@ -229,6 +229,23 @@ def test_small_parameters_reach_the_rule_as_one_flat_tensor():
         assert data.untyped_storage().nbytes() == data.numel() * data.element_size()
 
 
+def test_a_rule_that_mutates_its_state_gets_no_flat_batch():
+    sizes = []
+
+    class Mutating(Adam):
+        mutates_state = True  # its states are copied for it: a flat state cannot be
+
+        def step_fused(self, lr, params, grads, states):
+            sizes.append(sorted(p.numel() for p in params))
+            return super().step_fused(lr, params, grads, states)
+
+    model = Smalls()
+    optimizer = ModuleOptimizer(Mutating(0.9, 0.999, 1e-5, False, 0.0))
+    for step in range(3):
+        model = optimizer.step(0.01, model, smalls_grads(model, step))
+    assert sizes == [sorted(p.val().to_torch().numel() for p in model.params())] * 2
+
+
 def test_a_record_taken_while_states_are_flat_resumes_training_exactly():
     optimizer = AdamConfig().init()
     model = Smalls()

@@ -94,7 +94,7 @@ class MultiTensorOptimizer(SimpleOptimizer):
     A rule whose ``step_fused`` is ``elementwise`` (every entry of its results depends only on
     the same entry of the parameter, the gradient and the state's tensors, and on the state's
     numbers) sets ``elementwise = True``: :class:`ModuleOptimizer` then updates its small
-    parameters as flat batches (see ``burn_torch.optim.flat``).
+    parameters as flat batches (see ``burn_torch.optim.flat``), unless it ``mutates_state``.
     """
 
     elementwise: bool = False
@@ -259,7 +259,8 @@ class ModuleOptimizer:
             grad = entry[2]
             groups.setdefault((grad.device, grad.dtype), []).append(entry)
         rule = self.optim
-        elementwise = getattr(rule, "elementwise", False)
+        # a flat batch's state is handed to the rule as it is kept: only for a rule that leaves it be
+        elementwise = getattr(rule, "elementwise", False) and not rule.mutates_state
         commits = []
         with torch.no_grad():
             for (device, _), entries in groups.items():
