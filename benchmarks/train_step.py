@@ -194,10 +194,15 @@ class BurnTrainer:
         self.y = Tensor.from_data(y, device)
         self.loss = nn.CrossEntropyLossConfig().init(device)
         self.optim = optim.AdamConfig().init()
+        self.backward = self.loss_grads
+
+    def loss_grads(self, model: Module, x: Tensor, y: Tensor):
+        """The forward, the loss and its backward: the gradients."""
+        return self.loss.forward(model.forward(x), y).backward()
 
     def step(self) -> None:
-        loss = self.loss.forward(self.model.forward(self.x), self.y)
-        grads = optim.GradientsParams.from_grads(loss.backward(), self.model)
+        grads = optim.GradientsParams.from_grads(self.backward(self.model, self.x, self.y),
+                                                 self.model)
         self.model = self.optim.step(LR, self.model, grads)
 
 
@@ -209,14 +214,6 @@ class CapturedBurnTrainer(BurnTrainer):
     def __init__(self, model: Module, x: torch.Tensor, y: torch.Tensor) -> None:
         super().__init__(model, x, y)
         self.backward = capture(self.loss_grads)
-
-    def loss_grads(self, model: Module, x: Tensor, y: Tensor):
-        return self.loss.forward(model.forward(x), y).backward()
-
-    def step(self) -> None:
-        grads = optim.GradientsParams.from_grads(self.backward(self.model, self.x, self.y),
-                                                 self.model)
-        self.model = self.optim.step(LR, self.model, grads)
 
 
 class TorchTrainer:

@@ -119,7 +119,7 @@ def _flat_state(ids: list, states: dict, slots: dict, device: torch.device) -> S
 
 def state_of(pid, states: dict, slots: dict) -> State | None:
     """The state of parameter ``pid``, its own part while it is flat."""
-    slot = slots.get(pid) if slots else None
+    slot = slots.get(pid)
     return states.get(pid) if slot is None else slot[0].part(slot[1])
 
 
