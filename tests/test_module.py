@@ -2,6 +2,7 @@
 (train / valid / no_grad), records, and safetensors files."""
 from __future__ import annotations
 
+import copy
 import json
 import pickle
 import struct
@@ -77,6 +78,25 @@ def test_param_id_text_round_trips():
     assert ParamId.parse(str(pid)) == pid and hash(ParamId.parse(str(pid))) == hash(pid)
     with pytest.raises(ValueError, match="not a ParamId"):
         ParamId.parse("zz")
+
+
+def test_param_id_never_equals_a_plain_int():
+    pid = ParamId(5)
+    assert pid != 5 and not pid == 5 and 5 != pid
+    assert {pid: "a"}.get(5) is None and {5: "b"}.get(pid) is None
+    assert pid == ParamId(5) and not pid != ParamId(5) and {pid: "a"}[ParamId(5)] == "a"
+
+
+def test_param_id_survives_pickling_and_copies_as_a_param_id():
+    pid = ParamId.new()
+    for back in (pickle.loads(pickle.dumps(pid)), copy.deepcopy(pid)):
+        assert back == pid and type(back) is ParamId
+
+
+def test_param_id_out_of_range_is_refused():
+    for value in (-1, 2 ** 64):
+        with pytest.raises(ValueError, match="unsigned 64-bit"):
+            ParamId(value)
 
 
 # ----------------------------------------------------------------- ParamId stability ----

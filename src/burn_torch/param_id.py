@@ -5,21 +5,25 @@ from __future__ import annotations
 import os
 
 
-class ParamId:
+class ParamId(int):
     """A parameter's identity: optimizers and gradient containers key their entries by it.
 
     Ids are random 64-bit values (as Burn's), so ids loaded from a file do not collide with ids
-    created in this process. Equal ids compare and hash equal; ``str(id)`` / ``ParamId.parse``
-    round-trip.
+    created in this process. Equal ids compare and hash equal; an id never equals a plain int
+    (``ParamId(5) != 5``) or another type. ``str(id)`` / ``ParamId.parse`` round-trip.
+
+    It is an ``int`` underneath so that dictionaries keyed by ids (every optimizer step looks
+    each parameter up several times) hash them in C rather than through a Python method.
     """
 
-    __slots__ = ("_value",)
+    __slots__ = ()
 
-    def __init__(self, value: int) -> None:
+    def __new__(cls, value: int) -> "ParamId":
+        """The id ``value``; ValueError outside the unsigned 64-bit range."""
         value = int(value)
         if not 0 <= value < 2 ** 64:
             raise ValueError(f"a ParamId is an unsigned 64-bit value, got {value}")
-        self._value = value
+        return int.__new__(cls, value)
 
     @classmethod
     def new(cls) -> "ParamId":
@@ -36,23 +40,22 @@ class ParamId:
 
     @property
     def val(self) -> int:
-        """The id as an integer."""
-        return self._value
+        """The id as a plain integer."""
+        return int(self)
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, ParamId) and other._value == self._value
+        return isinstance(other, ParamId) and int.__eq__(self, other)
 
-    def __hash__(self) -> int:
-        return hash(self._value)
+    def __ne__(self, other: object) -> bool:
+        return not (isinstance(other, ParamId) and int.__eq__(self, other))
 
-    def __lt__(self, other: "ParamId") -> bool:
-        return self._value < other._value
+    __hash__ = int.__hash__  # the C slot itself (defining __eq__ would otherwise unset it)
 
     def __str__(self) -> str:
-        return f"{self._value:016x}"
+        return f"{int(self):016x}"
 
     def __repr__(self) -> str:
         return f"ParamId({self})"
 
     def __reduce__(self):
-        return (ParamId, (self._value,))
+        return (ParamId, (int(self),))
