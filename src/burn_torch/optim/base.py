@@ -20,7 +20,7 @@ from typing import Any, Iterator, Mapping
 
 import torch
 
-from ..autodiff.graph import new_leaf
+from ..autodiff.graph import GRAD, new_leaf
 from ..autodiff.recorder import wrap
 from ..autodiff.distributed_leaf import carry_mark
 from ..module import Config, Module, ModuleMapper, Param, ParamId
@@ -178,20 +178,21 @@ class _Gather(ModuleMapper):
         self.tied: ParamId | None = None
 
     def map_float(self, param: Param) -> Param:
-        pid = param.id
+        pid = param._id
         grad = self.grads.get(pid)
         if grad is None:
             return param
-        if pid in self.pending:
+        pending = self.pending
+        if pid in pending:
             self.tied = self.tied or pid
             return param
-        tensor = param.val()
-        data = tensor.to_torch()
+        tensor = param._value
+        data = tensor._data
         if grad.shape != data.shape or grad.dtype is not data.dtype or grad.device != data.device:
             self.bad = self.bad or (param, grad)
             return param
-        new = Param._make(pid, None, param.is_trainable())
-        self.pending[pid] = (new, tensor, grad)
+        new = Param._make(pid, None, param._active)
+        pending[pid] = (new, tensor, grad)
         return new
 
 
@@ -267,8 +268,8 @@ class ModuleOptimizer:
                 grads = [grad for _, _, grad in entries]
                 if self.grad_clipping is not None:
                     grads = self.grad_clipping.clip_many(grads)
-                params = [tensor.to_torch() for _, tensor, _ in entries]
-                ids = [new.id for new, _, _ in entries]
+                params = [tensor._data for _, tensor, _ in entries]
+                ids = [new._id for new, _, _ in entries]
                 found, rest = (flat.batches(rule, ids, params, self._states, self._flat, device)
                                if elementwise else ((), ()))
                 if found:
@@ -278,12 +279,14 @@ class ModuleOptimizer:
                 else:
                     values, states = rule.step_many(lr, params, grads, self._own(ids, device))
                 for (new, tensor, _), value, state in zip(entries, values, states):
-                    leaf = new_leaf(value.shape, value.dtype) if tensor.is_require_grad() else None
+                    node = tensor._node
+                    leaf = (new_leaf(value.shape, value.dtype)
+                            if node is not None and node.requirement == GRAD else None)
                     # a distributed parameter stays marked (same ParamId, sync position, name)
-                    value = carry_mark(tensor, wrap(value, tensor.gradient_checkpointing_strategy(), leaf))
+                    value = carry_mark(tensor, wrap(value, tensor._ctx, leaf))
                     commits.append((new, value, state))
         for new, value, state in commits:
-            pid = new.id
+            pid = new._id
             if type(state) is tuple:  # a flat batch's slot
                 self._flat[pid] = state
                 self._states.pop(pid, None)

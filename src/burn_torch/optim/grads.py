@@ -37,7 +37,7 @@ class _Select(ModuleVisitor):
         self.tied: ParamId | None = None
 
     def visit_float(self, param) -> None:
-        pid = param.id
+        pid = param._id
         if self.only is not None and pid not in self.only:
             return
         if pid in self.params:
@@ -90,10 +90,11 @@ class GradientsParams:
         if select.tied is not None:
             raise tied_param_error("GradientsParams.from_grads", module, select.tied)
         out = cls()
+        kept = out._grads
         for pid, param in select.params.items():
-            g = param.val().grad_remove(grads)
+            g = param._value.grad_remove(grads)
             if g is not None:
-                out._grads[pid] = g.to_torch()
+                kept[pid] = g._data
         return out
 
     def get(self, id: ParamId) -> Tensor | None:
