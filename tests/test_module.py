@@ -87,6 +87,10 @@ def test_param_id_never_equals_a_plain_int():
     assert pid == ParamId(5) and not pid != ParamId(5) and {pid: "a"}[ParamId(5)] == "a"
 
 
+def test_param_id_zero_is_truthy_like_any_id():
+    assert ParamId(0) and bool(ParamId(0)) is True and (None or ParamId(0)) == ParamId(0)
+
+
 def test_param_id_survives_pickling_and_copies_as_a_param_id():
     pid = ParamId.new()
     for back in (pickle.loads(pickle.dumps(pid)), copy.deepcopy(pid)):

@@ -51,6 +51,9 @@ class ParamId(int):
 
     __hash__ = int.__hash__  # the C slot itself (defining __eq__ would otherwise unset it)
 
+    def __bool__(self) -> bool:
+        return True  # an id, not a number: ParamId(0) is as truthy as any other
+
     def __str__(self) -> str:
         return f"{int(self):016x}"
 
