@@ -8,8 +8,9 @@ layer where torch's has 4, so its optimizer updates 35 tensors where torch's upd
 2-layer nanoGPT (causal self-attention, GELU MLP, lm head tied to the token embedding) are
 trained on a fixed batch: burn_torch with ``burn_torch.nn`` layers, ``CrossEntropyLoss``,
 ``GradientsParams.from_grads`` and ``AdamConfig().init().step`` (Burn's loop: no zero_grad, the
-optimizer returns the model), eagerly and with the forward and backward through
-``burn_torch.capture`` (the optimizer step eager); torch with ``torch.nn``,
+optimizer returns the model), eagerly and with the forward, the backward and
+``GradientsParams.from_grads`` through ``burn_torch.capture`` (the optimizer step eager); torch
+with ``torch.nn``,
 ``torch.optim.Adam`` (eps=1e-5, Burn's default) and the usual ``zero_grad / backward / step``
 loop. All start from the same weights.
 
@@ -194,26 +195,25 @@ class BurnTrainer:
         self.y = Tensor.from_data(y, device)
         self.loss = nn.CrossEntropyLossConfig().init(device)
         self.optim = optim.AdamConfig().init()
-        self.backward = self.loss_grads
+        self.param_grads = self.loss_param_grads
 
-    def loss_grads(self, model: Module, x: Tensor, y: Tensor):
-        """The forward, the loss and its backward: the gradients."""
-        return self.loss.forward(model.forward(x), y).backward()
+    def loss_param_grads(self, model: Module, x: Tensor, y: Tensor) -> optim.GradientsParams:
+        """The forward, the loss, its backward and the gradients keyed by ParamId."""
+        return optim.GradientsParams.from_grads(self.loss.forward(model.forward(x), y).backward(),
+                                                model)
 
     def step(self) -> None:
-        grads = optim.GradientsParams.from_grads(self.backward(self.model, self.x, self.y),
-                                                 self.model)
-        self.model = self.optim.step(LR, self.model, grads)
+        self.model = self.optim.step(LR, self.model, self.param_grads(self.model, self.x, self.y))
 
 
 class CapturedBurnTrainer(BurnTrainer):
-    """Burn's loop with its forward and backward through ``burn_torch.capture`` (the model is
-    an argument: each new model the optimizer returns replays the recorded kernels); the
-    optimizer step runs eagerly."""
+    """Burn's loop with its forward, backward and ``GradientsParams`` through
+    ``burn_torch.capture`` (the model is an argument: each new model the optimizer returns
+    replays the recorded kernels); the optimizer step runs eagerly."""
 
     def __init__(self, model: Module, x: torch.Tensor, y: torch.Tensor) -> None:
         super().__init__(model, x, y)
-        self.backward = capture(self.loss_grads)
+        self.param_grads = capture(self.loss_param_grads)
 
 
 class TorchTrainer:
@@ -248,7 +248,7 @@ def final_weight_diff(make_burn, make_torch, x, y, steps: int) -> float:
         ref.step()
     ours, replayed = to_torch_state_dict(burn.model), to_torch_state_dict(captured.model)
     assert all(torch.equal(ours[k], replayed[k]) for k in ours), "captured training drifted"
-    recorder = captured.backward
+    recorder = captured.param_grads
     assert recorder.eager_reason is None and recorder.replayed == steps - 1, recorder.eager_reason
     theirs = ref.model.state_dict()
     return max_abs_diff([theirs[k] for k in ours], list(ours.values()))

@@ -11,7 +11,8 @@ from burn_torch import (Device, GradientCheckpointingStrategy, Gradients, GraphC
                         nn)
 from burn_torch.activation import relu
 from burn_torch.capture import CaptureDivergenceError, capture
-from burn_torch.module import Module
+from burn_torch.module import Module, Param, ParamId
+from burn_torch.module.tying import TiedParamError
 from burn_torch.optim import GradientsParams, SgdConfig
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "benchmarks"))
@@ -287,6 +288,79 @@ def test_a_training_loop_captured_over_its_module_trains_exactly_as_eager():
     eager_losses, eager_model = _train(_loss_and_grads, twin, 4)
     assert captured_losses == eager_losses
     assert _bits([p.val() for p in captured_model.params()], [p.val() for p in eager_model.params()])
+
+
+def _param_grads(model, x, y):
+    """Burn's loop up to the optimizer: the gradients keyed by the model's ParamIds."""
+    return GradientsParams.from_grads((model.forward(x) - y).square().mean().backward(), model)
+
+
+def _same_param_grads(a: GradientsParams, b: GradientsParams, model) -> bool:
+    ids = [p.id for p in model.params()]
+    return (set(a._grads) == set(b._grads) == set(ids)
+            and all(torch.equal(a._grads[i], b._grads[i]) for i in ids))
+
+
+def test_a_step_returning_gradients_params_replays_them_bit_equal():
+    step = capture(_param_grads)
+    step(_Mlp(8), _const(4, 5), _const(4, 3))
+    model = _Mlp(8)
+    x, y = _const(4, 5, seed=1), _const(4, 3, seed=1)
+    replayed = step(model, x, y)
+    assert step.eager_reason is None and step.replayed == 1, step.eager_reason
+    assert type(replayed) is GradientsParams
+    assert _same_param_grads(replayed, _param_grads(model, x, y), model)
+
+
+def test_replayed_gradients_params_are_keyed_by_the_new_models_param_ids():
+    """The key does not hold ParamIds (a new model of the same structure replays): the replay
+    reads the call's own ids, never the recorded model's."""
+    first, second = _Mlp(8), _Mlp(8)
+    step = capture(_param_grads)
+    recorded = step(first, _const(4, 5), _const(4, 3))
+    replayed = step(second, _const(4, 5), _const(4, 3))
+    assert step.replayed == 1
+    assert set(recorded._grads) == {p.id for p in first.params()}
+    assert set(replayed._grads) == {p.id for p in second.params()}
+
+
+def test_a_training_loop_capturing_its_gradients_params_trains_exactly_as_eager():
+    model = _Mlp(8)
+    twin = _Mlp(8).load_record(model.into_record())
+    step = capture(_param_grads)
+    optimizers = SgdConfig().init(), SgdConfig().init()
+    for i in range(4):
+        x, y = _const(4, 5, seed=i), _const(4, 3, seed=i + 50)
+        model = optimizers[0].step(0.1, model, step(model, x, y))
+        twin = optimizers[1].step(0.1, twin, _param_grads(twin, x, y))
+    assert step.eager_reason is None and step.replayed == 3
+    assert _bits([p.val() for p in model.params()], [p.val() for p in twin.params()])
+
+
+def test_gradients_params_keyed_by_an_id_no_argument_holds_run_eagerly():
+    pid = ParamId.new()
+
+    def registered(x, w):
+        out = GradientsParams()
+        out.register(pid, w.grad((x @ w).sum().backward()))
+        return out
+
+    step = capture(registered)
+    x, w = _const(2, 3), _leaf(3, 4)
+    step(x, w)
+    assert "not in the arguments" in step.eager_reason
+    assert torch.equal(step(x, w).get(pid).to_torch(), registered(x, w).get(pid).to_torch())
+    assert step.replayed == 0
+
+
+def test_a_replay_on_a_model_with_a_param_id_twice_raises_eagers_tied_param_error():
+    step = capture(_param_grads)
+    step(_Mlp(8), _const(4, 5), _const(4, 3))
+    tied = _Mlp(8)
+    tied.fc2.bias = Param._make(tied.fc1.bias.id, tied.fc2.bias.val(), True)
+    with pytest.raises(TiedParamError):
+        step(tied, _const(4, 5), _const(4, 3))
+    assert step.replayed == 0
 
 
 def test_a_module_of_another_shape_records_again():

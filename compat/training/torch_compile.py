@@ -16,8 +16,9 @@ which TorchDynamo cannot see, so there is nothing it can compile correctly; comp
 `model.forward` (a function) only falls back to eager Python with graph breaks. burn_torch runs
 eagerly, with its op table dispatching straight to torch's kernels: drop the compile. Its
 counterpart of a compiled training step is `burn_torch.capture.capture(step)`: the function that
-runs a whole step (forward, `backward()`, gradient reads), with the model (or its parameters)
-as arguments, is recorded on its first call and later calls with the same shapes replay its
+runs a whole step up to the optimizer (forward, `backward()`, gradient reads or
+`GradientsParams.from_grads`), with the model (or its parameters) as arguments, is recorded on
+its first call and later calls with the same shapes replay its
 kernels without per-op Python (CUDA graphs on CUDA), gradients bit-equal to eager."""
 RECIPE = "remove torch.compile(...) and call model.forward(x); for speed, capture(step) a whole training step"
 

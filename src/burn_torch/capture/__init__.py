@@ -11,7 +11,9 @@ mode, the registered backward hooks, the kernel choices of ``burn_torch.autotune
 deterministic mode) *replay* the recording: one generated Python line per
 kernel, on the new input values, with no public Tensor, no Node and no op-table dispatch per op,
 and return what ``fn`` returned — ``Gradients`` containers keyed by the new call's leaves,
-Tensors, containers. Gradients are bit-equal to eager (the same kernels on the same values).
+``GradientsParams`` keyed by the ParamIds of the new call's parameters (a plan reads them from
+the arguments: the key holds no ids), Tensors, containers. Gradients are bit-equal to eager (the
+same kernels on the same values).
 A call with a different key records again (up to ``max_plans`` plans are kept, one per key);
 a stale plan is never used for a different key. A call is first compared with the plan used
 last by that plan's generated guard (``_guard``: the same fields, read in bulk, without building
@@ -142,7 +144,7 @@ class CapturedStep:
         if self.check_every is not None and self._replays % self.check_every == 0:
             return self._check(key, plan, args, kwargs, tensors, nodes)
         try:
-            result = plan.run(tensors, nodes)
+            result = plan.run(tensors, nodes, args, kwargs)
         except Exception:   # a guard saw another value, or a kernel failed: eager decides
             return self.fn(*args, **kwargs)   # (and raises eager's error)
         self.replayed += 1
@@ -173,7 +175,7 @@ class CapturedStep:
             return result, ("backward reached a leaf that is not an argument of the captured "
                             "function; pass the model or its parameters as arguments")
         try:
-            plan = Plan(rec, nodes, result)
+            plan = Plan(rec, nodes, result, args, kwargs)
         except Unreplayable as e:
             return result, str(e)
         plan.signature = signature(rec.entries)

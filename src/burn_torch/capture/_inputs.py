@@ -105,3 +105,40 @@ def value_object(cls: type) -> bool:
         return True
     params = getattr(cls, "__dataclass_params__", None)
     return params is not None and params.frozen and dataclasses.is_dataclass(cls)
+
+
+def param_id_reader(args, kwargs) -> tuple:
+    """``(read, ids)``: ``read(args, kwargs)`` returns the ParamId of every Param in the
+    arguments of a call whose key is that of ``(args, kwargs)`` (walked as :func:`flatten` walks
+    them: tuples, lists, dicts, modules' attributes), in walk order, as a tuple; ``ids`` is what
+    it returns for ``(args, kwargs)``. The key does not hold ids (a new model of the same
+    structure replays): a plan whose result is keyed by ids reads the call's own."""
+    exprs: list[str] = []
+    consts: dict = {}
+    ids: list = []
+
+    def const(value) -> str:
+        name = f"K{len(consts)}"
+        consts[name] = value
+        return name
+
+    def walk(expr: str, value) -> None:
+        cls = value.__class__
+        if cls is Param:
+            exprs.append(f"{expr}._id")
+            ids.append(value._id)
+        elif cls is tuple or cls is list:
+            for i, v in enumerate(value):
+                walk(f"{expr}[{i}]", v)
+        elif cls is dict:
+            for k, v in value.items():
+                walk(f"{expr}[{const(k)}]", v)
+        elif isinstance(value, Module):
+            for k, v in value.__dict__.items():
+                walk(f"{expr}.__dict__[{const(k)}]", v)
+
+    walk("args", args)
+    walk("kwargs", kwargs)
+    code = "def read(args, kwargs):\n    return (" + "".join(e + ", " for e in exprs) + ")\n"
+    exec(compile(code, "<capture param ids>", "exec"), consts)
+    return consts["read"], tuple(ids)

@@ -3,10 +3,12 @@
 ``kernels(v0, ..., v{n-1})`` calls the recorded kernels in order on the input storages, each
 line one kernel call on locals (no Tensor, no Node, no dispatch through the op table), drops each
 intermediate right after its last use (the release points of the eager pass), and returns the
-tensors the result is made of. ``build(outs, nodes)`` rebuilds the result ``fn`` returned —
-public Tensors, a ``Gradients`` container keyed by the *new* inputs' leaves, containers and
-constants — around those tensors. ``step(nodes, v0, ..., v{n-1})`` is both in one function (the
-plain replay: no tuple of outputs in between); the CUDA-graph replay uses the two halves.
+tensors the result is made of. ``build(outs, nodes, ids)`` rebuilds the result ``fn`` returned —
+public Tensors, a ``Gradients`` container keyed by the *new* inputs' leaves, a
+``GradientsParams`` keyed by the new call's ParamIds (``ids``, read from its arguments),
+containers and constants — around those tensors. ``step(nodes, ids, v0, ..., v{n-1})`` is both
+in one function (the plain replay: no tuple of outputs in between); the CUDA-graph replay uses
+the two halves.
 """
 from __future__ import annotations
 
@@ -15,7 +17,9 @@ from torch.utils._pytree import tree_flatten
 
 from ..autodiff.gradients import Gradients
 from ..autodiff.graph import Node
+from ..optim.grads import GradientsParams
 from ..tensor import Tensor
+from ._inputs import param_id_reader
 from ._record import Const, Slot
 
 _TorchTensor = torch.Tensor
@@ -32,6 +36,13 @@ def _in_range(indices, dim_size: int) -> bool:
 
 class Unreplayable(Exception):
     """The recorded call's result cannot be rebuilt from its kernels (see the message)."""
+
+
+def _gradients_params(grads: dict) -> GradientsParams:
+    """A GradientsParams holding ``grads`` (ParamId -> storage) as they are."""
+    out = GradientsParams()
+    out._grads = grads
+    return out
 
 
 def _consumed(op, shape, dtype) -> Node:
@@ -84,11 +95,16 @@ def _uses(t, into: list) -> None:
 
 class ResultTemplate:
     """How ``fn``'s result is made from slots: walks it once at capture time. ``expr`` gives
-    the result as an expression over slot locals ``v{s}`` and nodes ``n[i]``, after the
-    statements in ``lines`` (which make its public Tensors)."""
+    the result as an expression over slot locals ``v{s}``, nodes ``n[i]`` and the call's
+    ParamIds ``p[i]``, after the statements in ``lines`` (which make its public Tensors).
+    ``read_ids``: the reader of the call's ParamIds (``_inputs.param_id_reader``), made when the
+    result is keyed by ids, else None."""
 
-    def __init__(self, rec, input_nodes: list) -> None:
+    def __init__(self, rec, input_nodes: list, args: tuple, kwargs: dict) -> None:
         self.rec = rec
+        self.call = (args, kwargs)
+        self.read_ids = None
+        self.id_index: dict = {}
         self.node_index = {id(n): i for i, n in enumerate(input_nodes) if n is not None}
         self.leaf_index = {n.id: i for i, n in enumerate(input_nodes) if n is not None}
         self.slots: list[int] = []       # the slots the result reads, each once, in order
@@ -115,6 +131,18 @@ class ResultTemplate:
         raise Unreplayable("the result holds a tensor whose graph is still live (or a leaf "
                            "not passed as an argument); replay cannot rebuild its graph")
 
+    def keyed(self, grads: dict, index: dict, key: str, missing: str) -> str:
+        """A gradient container's dict ``grads`` as an expression: each key, which ``index``
+        maps to an input position ``i``, written as ``key.format(i)`` (read from the new call).
+        Unreplayable(``missing``) for a key ``index`` lacks."""
+        items = []
+        for k, g in grads.items():
+            i = index.get(k)
+            if i is None:
+                raise Unreplayable(missing)
+            items.append(f"{key.format(i)}: {self.tensor_expr(g)}")
+        return "{" + ", ".join(items) + "}"
+
     def expr(self, value) -> str:
         cls = value.__class__
         if cls is Tensor:           # recorder.wrap, inline
@@ -124,15 +152,19 @@ class ResultTemplate:
                            f"{t}._node = {self.node_expr(value._node)}"]
             return t
         if cls is Gradients:
-            items = []
-            for leaf_id, g in value._grads.items():
-                i = self.leaf_index.get(leaf_id)
-                if i is None:
-                    raise Unreplayable("the Gradients hold a leaf that is not an argument of the "
-                                       "captured function; pass the model or its parameters as "
-                                       "arguments")
-                items.append(f"n[{i}].id: {self.tensor_expr(g)}")
-            return "_Gradients({" + ", ".join(items) + "})"
+            return "_Gradients(" + self.keyed(
+                value._grads, self.leaf_index, "n[{}].id", "the Gradients hold a leaf that is not "
+                "an argument of the captured function; pass the model or its parameters as "
+                "arguments") + ")"
+        if cls is GradientsParams:
+            if self.read_ids is None:
+                self.read_ids, ids = param_id_reader(*self.call)
+                for i, pid in enumerate(ids):
+                    self.id_index.setdefault(pid, i)
+            return "_gradients_params(" + self.keyed(
+                value._grads, self.id_index, "p[{}]", "the GradientsParams hold a parameter "
+                "that is not in the arguments of the captured function; pass the model as an "
+                "argument") + ")"
         if isinstance(value, _TorchTensor):
             return self.tensor_expr(value)
         if cls is tuple:
@@ -148,24 +180,26 @@ class ResultTemplate:
 
 
 class Plan:
-    """A replayable recording. ``run(tensors, nodes)`` returns what ``fn`` returned for inputs
-    ``tensors`` (storages, in the order of the key) whose nodes are ``nodes``."""
+    """A replayable recording. ``run(tensors, nodes, args, kwargs)`` returns what ``fn``
+    returned for the call ``fn(*args, **kwargs)`` whose inputs are ``tensors`` (storages, in the
+    order of the key) with nodes ``nodes``."""
 
-    def __init__(self, rec, input_nodes: list, result) -> None:
-        template = ResultTemplate(rec, input_nodes)
+    def __init__(self, rec, input_nodes: list, result, args: tuple, kwargs: dict) -> None:
+        template = ResultTemplate(rec, input_nodes, args, kwargs)
         body = template.expr(result)
+        self.read_ids = template.read_ids
         self.signature_entries = rec.entries
         self.out_slots = list(template.slots)
         self.n_inputs = len(input_nodes)
         result_lines = [*template.lines, f"return {body}"]
         ns = {"_new": Tensor.__new__, "_Tensor": Tensor, "_Gradients": Gradients,
-              "_consumed": _consumed}
+              "_gradients_params": _gradients_params, "_consumed": _consumed}
         ns.update(template.src.consts)
         self.kernels = self._kernels(rec.entries, rec.grad_modes, self.n_inputs, self.out_slots)
         self.step = self._kernels(rec.entries, rec.grad_modes, self.n_inputs, self.out_slots,
                                   result_lines, ns)
         unpack = [f"{''.join(f'v{s}, ' for s in self.out_slots)}= o"] if self.out_slots else []
-        code = "def build(o, n):\n" + "".join(f"    {ln}\n" for ln in unpack + result_lines)
+        code = "def build(o, n, p):\n" + "".join(f"    {ln}\n" for ln in unpack + result_lines)
         exec(compile(code, "<capture build>", "exec"), ns)
         self.build = ns["build"]
         self.cuda_graph = None
@@ -174,7 +208,7 @@ class Plan:
     def _kernels(entries, grad_modes: list, n_inputs: int, out_slots: list,
                  result_lines: list | None = None, result_ns: dict | None = None):
         """``kernels`` (the output tensors), or with ``result_lines`` (which build the result
-        from the slot locals and ``n``, names from ``result_ns``) ``step``."""
+        from the slot locals, ``n`` and ``p``, names from ``result_ns``) ``step``."""
         src = _Source()
         last = {}
         for pos, entry in enumerate(entries):
@@ -223,7 +257,7 @@ class Plan:
             lines.append(f"return ({''.join(f'v{s}, ' for s in out_slots)})")
         else:
             name, tail = "step", result_lines
-            params.insert(0, "n")
+            params[:0] = ["n", "p"]
         # the plain replay dispatches below torch's autograd layer: no input of a replayed
         # kernel requires torch grad, so that layer would only add its per-call cost
         enter, leave = (("    _below = _Below()\n    _below.__enter__()\n",
@@ -242,11 +276,16 @@ class Plan:
         fn.source = code
         return fn
 
-    def run(self, tensors: list, nodes: list):
+    def run(self, tensors: list, nodes: list, args: tuple, kwargs: dict):
+        ids = None
+        if self.read_ids is not None:
+            ids = self.read_ids(args, kwargs)
+            if len(set(ids)) != len(ids):  # a ParamId twice: eager raises TiedParamError
+                raise Diverged
         graph = self.cuda_graph
         if graph is None:
-            return self.step(nodes, *tensors)
-        return self.build(graph(tensors), nodes)
+            return self.step(nodes, ids, *tensors)
+        return self.build(graph(tensors), nodes, ids)
 
 
 def _dels(last: dict, pos: int, keep: set, new: list) -> list:
