@@ -71,6 +71,7 @@ class SimpleOptimizer:
     """
 
     mutates_state: bool = True
+    elementwise: bool = False  # see MultiTensorOptimizer: only step_fused rules may set it
 
     def step(self, lr: float, param: torch.Tensor, grad: torch.Tensor,
              state: State | None) -> tuple[torch.Tensor, State]:
@@ -96,8 +97,6 @@ class MultiTensorOptimizer(SimpleOptimizer):
     numbers) sets ``elementwise = True``: :class:`ModuleOptimizer` then updates its small
     parameters as flat batches (see ``burn_torch.optim.flat``), unless it ``mutates_state``.
     """
-
-    elementwise: bool = False
 
     def fusable(self, state: State | None) -> bool:
         """Whether ``step_fused`` handles a parameter with this state (by default: a non-empty
@@ -261,7 +260,7 @@ class ModuleOptimizer:
             groups.setdefault((grad.device, grad.dtype), []).append(entry)
         rule = self.optim
         # a flat batch's state is handed to the rule as it is kept: only for a rule that leaves it be
-        elementwise = getattr(rule, "elementwise", False) and not rule.mutates_state
+        elementwise = rule.elementwise and not rule.mutates_state
         commits = []
         with torch.no_grad():
             for (device, _), entries in groups.items():
