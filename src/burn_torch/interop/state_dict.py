@@ -17,12 +17,14 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Callable, Mapping, NamedTuple
+from typing import Callable, Mapping, NamedTuple, TypeVar
 
 import torch
 
 from ..autodiff.recorder import wrap
 from ..module import LoadReport, Module, Param, RecordMismatchError, load_record
+
+_M = TypeVar("_M", bound=Module)  # loading returns the caller's module class
 
 
 @dataclass(frozen=True)
@@ -282,8 +284,8 @@ class IncompatibleKeys(NamedTuple):
     unexpected_keys: list[str]
 
 
-def load_torch_state_dict(module: Module, state_dict: Mapping[str, torch.Tensor],
-                          strict: bool = True) -> tuple[Module, IncompatibleKeys]:
+def load_torch_state_dict(module: _M, state_dict: Mapping[str, torch.Tensor],
+                          strict: bool = True) -> tuple[_M, IncompatibleKeys]:
     """Loads a PyTorch state dict; returns ``(loaded module, IncompatibleKeys)``.
 
     Any dense torch tensor loads, contiguous or not, on any device, of any real dtype: the

@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import struct
 from pathlib import Path
-from typing import TYPE_CHECKING, Mapping
+from typing import TYPE_CHECKING, Mapping, TypeVar
 
 import safetensors
 import safetensors.torch
@@ -33,6 +33,8 @@ from .tying import tied_param_error
 
 if TYPE_CHECKING:  # annotations only: this layer sits below Module
     from .module import Module
+
+_M = TypeVar("_M", bound="Module")  # what goes in comes out: the caller's module class
 
 FORMAT = "burn_torch"
 VERSION = "1"
@@ -190,7 +192,7 @@ def read_record(path, device: Device | None = None) -> ModuleRecord:
                          for name, t in tensors.items()})
 
 
-def load_file(module: Module, path, device: Device | None = None, strict: bool = True) -> Module:
+def load_file(module: _M, path, device: Device | None = None, strict: bool = True) -> _M:
     """Returns ``module`` loaded from ``path`` (see ``record.load_record`` for the checks).
 
     ``device`` is where the file is read to (default CPU) before each tensor moves to the

@@ -16,7 +16,7 @@ parameters go through those kernels as flat batches, one tensor each (``optim.fl
 from __future__ import annotations
 
 import numbers
-from typing import Any, Iterator, Mapping
+from typing import Any, Iterator, Mapping, TypeVar
 
 import torch
 
@@ -29,6 +29,8 @@ from ..tensor import Tensor
 from .clipping import GradientClipping, GradientClippingConfig
 from . import flat
 from .grads import GradientsParams, check_gradient
+
+_M = TypeVar("_M", bound=Module)  # step returns the caller's module class
 
 State = dict[str, Any]
 
@@ -219,7 +221,7 @@ class ModuleOptimizer:
     def has_gradient_clipping(self) -> bool:
         return self.grad_clipping is not None
 
-    def step(self, lr: float, module: Module, grads: GradientsParams) -> Module:
+    def step(self, lr: float, module: _M, grads: GradientsParams) -> _M:
         """One update of ``module`` with learning rate ``lr``; returns the updated module.
 
         A transaction: on any error the module, ``grads`` and this optimizer's state are left
