@@ -20,7 +20,10 @@ from __future__ import annotations
 
 import copy
 import copyreg
-from typing import Any, Iterator
+import dataclasses
+from typing import Any, Iterator, TypeVar
+
+from typing_extensions import Self, dataclass_transform
 
 from ..device import Device
 from ..dtype import Bool, Float, Int
@@ -287,7 +290,7 @@ class Module:
         """Walks the tree in attribute order, calling the visitor's hooks."""
         _visit(self, visitor, _tracks_paths(visitor, ModuleVisitor))
 
-    def map(self, mapper: ModuleMapper) -> "Module":
+    def map(self, mapper: ModuleMapper) -> Self:
         """Returns a new module whose children are the mapper's replacements."""
         return _map(self, mapper, _tracks_paths(mapper, ModuleMapper))
 
@@ -325,7 +328,7 @@ class Module:
         return out
 
     # -- autodiff transitions -------------------------------------------------------------------
-    def train(self) -> "Module":
+    def train(self) -> Self:
         """The module for training: autodiff on every tensor, trainability and flags restored.
 
         A trainable parameter becomes (or stays, keeping its leaf) a ``require_grad()`` leaf; a
@@ -333,18 +336,18 @@ class Module:
         """
         return self.map(_Train())
 
-    def valid(self) -> "Module":
+    def valid(self) -> Self:
         """The module for inference: no autodiff anywhere, training flags off.
 
         The configuration is kept, so ``valid().train()`` restores what ``train()`` would.
         """
         return self.map(_Valid())
 
-    def no_grad(self) -> "Module":
+    def no_grad(self) -> Self:
         """Freezes every parameter and training flag (kept frozen by later ``train()`` calls)."""
         return self.map(_NoGrad())
 
-    def to_device(self, device: Device) -> "Module":
+    def to_device(self, device: Device) -> Self:
         """Moves every tensor to ``device``.
 
         Tensors keep their own autodiff association; a tracked parameter records a
@@ -352,15 +355,15 @@ class Module:
         """
         return self.map(_ToDevice(device))
 
-    def fork(self, device: Device) -> "Module":
+    def fork(self, device: Device) -> Self:
         """Moves every tensor to ``device`` on a fresh graph: trainable leaves stay leaves."""
         return self.map(_Fork(device))
 
-    def clone(self) -> "Module":
+    def clone(self) -> Self:
         """A structural copy sharing the (immutable) parameters."""
         return self.map(ModuleMapper())
 
-    def distributed(self) -> "Module":
+    def distributed(self) -> Self:
         """Marks every ``require_grad()`` parameter distributed under its own ParamId (see
         ``Tensor.set_distributed`` and ``module/distributed.py``); others are left unchanged."""
         return distribute(self)
@@ -370,7 +373,7 @@ class Module:
         """The module's state: a :class:`~burn_torch.module.ModuleRecord` of every parameter."""
         return _into_record(self)
 
-    def load_record(self, record, strict: bool = True) -> "Module":
+    def load_record(self, record, strict: bool = True) -> Self:
         """Returns this module with the record's values and ids; see ``record.load_record``."""
         return _load_record(self, record, strict)
 
@@ -379,7 +382,7 @@ class Module:
         is appended when ``path`` has no suffix). See ``burn_torch.module.file_io``."""
         return _save_file(self, path, metadata)
 
-    def load_file(self, path, device: Device | None = None, strict: bool = True) -> "Module":
+    def load_file(self, path, device: Device | None = None, strict: bool = True) -> Self:
         """Returns this module loaded from a file written by :meth:`save_file`."""
         return _load_file(self, path, device, strict)
 
@@ -398,6 +401,28 @@ class Module:
             lines.append(f"  {name}: {body}")
         head = f"{type(self).__name__} {{params: {self.num_params()}"
         return head + "}" if not lines else head + "\n" + "\n".join(lines) + "\n}"
+
+
+_ModuleClass = TypeVar("_ModuleClass", bound=type)
+
+
+@dataclass_transform(eq_default=False)
+def module_fields(cls: _ModuleClass) -> _ModuleClass:
+    """Declares a module's fields once, as annotations: the class gets the constructor that takes
+    them in order (positional or by keyword, defaults as written) and stores each as the
+    attribute of that name. Equality stays identity and ``repr`` the module's own::
+
+        @module_fields
+        class LeakyRelu(Module):
+            negative_slope: float
+
+            def forward(self, input: Tensor) -> Tensor:
+                return leaky_relu(input, self.negative_slope)
+
+    Type checkers see the constructor too (``dataclass_transform``). Raises TypeError, as a
+    dataclass does, for a field without a default after one with a default.
+    """
+    return dataclasses.dataclass(eq=False, repr=False, match_args=False)(cls)
 
 
 _NODES = (Module, Param, TrainingFlag, Tensor)  # what makes a container part of the tree

@@ -5,7 +5,7 @@ import math
 
 from .. import validate
 from ..device import Device
-from ..module import Config, Module, Param
+from ..module import Config, Module, Param, module_fields
 from ..functional.module_ops.linear import linear
 from ..tensor import Tensor
 from .initializer import Initializer
@@ -30,6 +30,7 @@ class LinearConfig(Config):
         return Linear(weight, bias)
 
 
+@module_fields
 class Linear(Module):
     """``forward(x) = x @ weight + bias`` over the last dimension of ``x`` (any rank >= 1).
 
@@ -37,10 +38,8 @@ class Linear(Module):
     respect to ``torch.nn.Linear``) and ``bias`` (a Param of shape ``[d_output]``, or None).
     """
 
-    def __init__(self, weight: Param, bias: Param | None = None) -> None:
-        super().__init__()
-        self.weight = weight
-        self.bias = bias
+    weight: Param
+    bias: Param | None = None
 
     def forward(self, input: Tensor) -> Tensor:
         """``[..., d_input] -> [..., d_output]`` (``burn_torch.module_ops.linear``)."""

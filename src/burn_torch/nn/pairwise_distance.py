@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ..functional.linalg import lp_norm
-from ..module import Config, Module
+from ..module import Config, Module, module_fields
 from ..tensor import Tensor
 
 
@@ -16,14 +16,13 @@ class PairwiseDistanceConfig(Config):
         return PairwiseDistance(self.p, self.eps)
 
 
+@module_fields
 class PairwiseDistance(Module):
     """``forward(x1, x2)``: ``||x1 - x2 + eps||_p`` over the features of two ``[batch,
     features]`` tensors: ``[batch]``."""
 
-    def __init__(self, p: float, eps: float) -> None:
-        super().__init__()
-        self.p = p
-        self.eps = eps
+    p: float
+    eps: float
 
     def forward(self, x1: Tensor, x2: Tensor) -> Tensor:
         """ValueError unless both inputs are rank 2 with the same shape."""

@@ -12,7 +12,7 @@ import torch
 from .. import validate
 from ..autodiff.recorder import apply1
 from ..device import Device
-from ..module import Config, Module
+from ..module import Config, Module, module_fields
 from ..ops import nn as nn_ops
 from ..tensor import Tensor
 
@@ -52,15 +52,14 @@ def _frequencies(start: int, end: int, theta: Tensor) -> Tensor:
     return Tensor.from_data(table, theta.device())
 
 
+@module_fields
 class RotaryEncoding(Module):
     """Rotary positional encoding (fields ``freq_complex`` ``[max_sequence_length, d_model,
     2]``, ``theta`` ``[d_model / 2]``, ``start_offset``)."""
 
-    def __init__(self, freq_complex: Tensor, theta: Tensor, start_offset: int) -> None:
-        super().__init__()
-        self.freq_complex = freq_complex
-        self.theta = theta
-        self.start_offset = start_offset
+    freq_complex: Tensor
+    theta: Tensor
+    start_offset: int
 
     def forward(self, x: Tensor) -> Tensor:
         """:meth:`apply` from position 0."""

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ...functional.activation import leaky_relu
-from ...module import Config, Module
+from ...module import Config, Module, module_fields
 from ...tensor import Tensor
 
 
@@ -15,12 +15,11 @@ class LeakyReluConfig(Config):
         return LeakyRelu(self.negative_slope)
 
 
+@module_fields
 class LeakyRelu(Module):
     """``x`` from 0 up, ``negative_slope * x`` below 0."""
 
-    def __init__(self, negative_slope: float) -> None:
-        super().__init__()
-        self.negative_slope = negative_slope
+    negative_slope: float
 
     def forward(self, input: Tensor) -> Tensor:
         return leaky_relu(input, self.negative_slope)

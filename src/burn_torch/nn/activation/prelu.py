@@ -4,7 +4,7 @@ from __future__ import annotations
 from ... import validate
 from ...device import Device
 from ...functional.activation import prelu
-from ...module import Config, Module, Param
+from ...module import Config, Module, Param, module_fields
 from ...tensor import Tensor
 from ..initializer import Initializer
 
@@ -22,14 +22,13 @@ class PReluConfig(Config):
                      self.alpha)
 
 
+@module_fields
 class PRelu(Module):
     """``x`` from 0 up, ``alpha * x`` below 0 with a learned ``alpha`` (a Param of shape
     ``[num_parameters]``; ``alpha_value`` is the initial value, as Burn)."""
 
-    def __init__(self, alpha: Param, alpha_value: float) -> None:
-        super().__init__()
-        self.alpha = alpha
-        self.alpha_value = alpha_value
+    alpha: Param
+    alpha_value: float
 
     def forward(self, input: Tensor) -> Tensor:
         return prelu(input, self.alpha.val())

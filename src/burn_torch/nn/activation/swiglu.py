@@ -6,7 +6,7 @@ import math
 from ... import validate
 from ...device import Device
 from ...functional import activation as act
-from ...module import Config, Module
+from ...module import Config, Module, module_fields
 from ...tensor import Tensor
 from ..initializer import Initializer
 from ..linear import Linear, LinearConfig
@@ -28,13 +28,12 @@ class SwiGluConfig(Config):
         return SwiGlu(linear.init(device), linear.init(device))
 
 
+@module_fields
 class SwiGlu(Module):
     """``silu(linear_inner(x)) * linear_outer(x)``: ``[..., d_input] -> [..., d_output]``."""
 
-    def __init__(self, linear_inner: Linear, linear_outer: Linear) -> None:
-        super().__init__()
-        self.linear_inner = linear_inner
-        self.linear_outer = linear_outer
+    linear_inner: Linear
+    linear_outer: Linear
 
     def forward(self, input: Tensor) -> Tensor:
         return act.silu(self.linear_inner.forward(input)) * self.linear_outer.forward(input)

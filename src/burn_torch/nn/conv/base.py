@@ -10,9 +10,10 @@ from ... import validate
 from ...device import Device
 from ...functional.module_ops.conv import (conv_transpose2d, ConvOptions, ConvTransposeOptions,
                                            PaddedConvOptions)
-from ...module import Config, Module, Param
+from ...module import Config, Module, Param, module_fields
 from ...tensor import Tensor
 from ..initializer import Initializer
+from ..padding import PaddingConfig1d, PaddingConfig2d, PaddingConfig3d
 
 
 _DEFAULT_INIT = Initializer.kaiming_uniform(1.0 / math.sqrt(3.0), False)
@@ -52,20 +53,19 @@ def _bias(param: Param | None) -> Tensor | None:
     return None if param is None else param.val()
 
 
+@module_fields
 class _Convolution(Module):
     """The fields every convolution layer has, in Burn's order: ``weight``, ``bias`` (None
-    without one), ``stride``, ``kernel_size``, ``dilation``, ``groups`` and ``padding``."""
+    without one), ``stride``, ``kernel_size``, ``dilation``, ``groups`` and ``padding`` (ints
+    for a 1-d layer, lists of ints otherwise)."""
 
-    def __init__(self, weight: Param, bias: Param | None, stride, kernel_size, dilation,
-                 groups: int, padding) -> None:
-        super().__init__()
-        self.weight = weight
-        self.bias = bias
-        self.stride = stride
-        self.kernel_size = kernel_size
-        self.dilation = dilation
-        self.groups = groups
-        self.padding = padding
+    weight: Param
+    bias: Param | None
+    stride: int | list[int]
+    kernel_size: int | list[int]
+    dilation: int | list[int]
+    groups: int
+    padding: PaddingConfig1d | PaddingConfig2d | PaddingConfig3d
 
 
 class _ConvConfig(Config):
@@ -117,6 +117,7 @@ def _copy(value):
     return value if isinstance(value, int) else list(value)
 
 
+@module_fields
 class _ConvTranspose(_Convolution):
     """The fields of a transposed convolution: :class:`_Convolution`'s, ``padding_out`` and
     ``channels``; ``_op`` and ``_rank`` name its functional form and input rank."""
@@ -124,11 +125,8 @@ class _ConvTranspose(_Convolution):
     _op = staticmethod(conv_transpose2d)
     _layout = ""
 
-    def __init__(self, weight: Param, bias: Param | None, stride, kernel_size, dilation,
-                 groups: int, padding, padding_out, channels: list[int]) -> None:
-        super().__init__(weight, bias, stride, kernel_size, dilation, groups, padding)
-        self.padding_out = padding_out
-        self.channels = channels
+    padding_out: int | list[int]
+    channels: list[int]
 
     def forward(self, input: Tensor) -> Tensor:
         """The transposed convolution of ``input``."""

@@ -5,7 +5,6 @@ from typing import Sequence
 
 from ...device import Device
 from ...functional.module_ops.conv import conv2d
-from ...module import Param
 from ...tensor import Tensor
 from ..initializer import Initializer
 from ..padding import PaddingConfig2d
@@ -40,10 +39,6 @@ class Conv2d(_Convolution):
     ``groups``, ``padding``.
     """
 
-    def __init__(self, weight: Param, bias: Param | None, stride: list[int],
-                 kernel_size: list[int], dilation: list[int], groups: int,
-                 padding: PaddingConfig2d) -> None:
-        super().__init__(weight, bias, stride, kernel_size, dilation, groups, padding)
 
     def forward(self, input: Tensor) -> Tensor:
         """The convolution of ``input`` (ValueError naming the shapes when they disagree)."""

@@ -5,7 +5,6 @@ from typing import Sequence
 
 from ...device import Device
 from ...functional.module_ops.conv import conv3d, ConvOptions
-from ...module import Param
 from ...tensor import Tensor
 from ..initializer import Initializer
 from ..padding import PaddingConfig3d
@@ -38,10 +37,6 @@ class Conv3d(_Convolution):
     k_h, k_w]``); padding is symmetric (``same`` with an even kernel raises ValueError, as Burn).
     """
 
-    def __init__(self, weight: Param, bias: Param | None, stride: list[int],
-                 kernel_size: list[int], dilation: list[int], groups: int,
-                 padding: PaddingConfig3d) -> None:
-        super().__init__(weight, bias, stride, kernel_size, dilation, groups, padding)
 
     def forward(self, input: Tensor) -> Tensor:
         """The convolution of ``input`` (ValueError naming the shapes when they disagree)."""

@@ -7,7 +7,7 @@ from typing import Sequence
 from ... import validate
 from ...device import Device
 from ...functional.module_ops.conv import deform_conv2d, DeformConvOptions
-from ...module import Config, Module, Param
+from ...module import Config, Module, Param, module_fields
 from ...tensor import Tensor
 from ..initializer import Initializer
 from ..padding import PaddingConfig2d
@@ -50,23 +50,20 @@ class DeformConv2dConfig(Config):
                             self.padding)
 
 
+@module_fields
 class DeformConv2d(Module):
     """Deformable 2-D convolution (Burn's fields: ``weight`` ``[channels_out, channels_in /
     weight_groups, k_h, k_w]``, ``bias``, ``stride``, ``kernel_size``, ``dilation``,
     ``weight_groups``, ``offset_groups``, ``padding``)."""
 
-    def __init__(self, weight: Param, bias: Param | None, stride: list[int],
-                 kernel_size: list[int], dilation: list[int], weight_groups: int,
-                 offset_groups: int, padding: PaddingConfig2d) -> None:
-        super().__init__()
-        self.weight = weight
-        self.bias = bias
-        self.stride = stride
-        self.kernel_size = kernel_size
-        self.dilation = dilation
-        self.weight_groups = weight_groups
-        self.offset_groups = offset_groups
-        self.padding = padding
+    weight: Param
+    bias: Param | None
+    stride: list[int]
+    kernel_size: list[int]
+    dilation: list[int]
+    weight_groups: int
+    offset_groups: int
+    padding: PaddingConfig2d
 
     def forward(self, input: Tensor, offset: Tensor, mask: Tensor | None = None) -> Tensor:
         """input ``[batch, channels_in, h, w]``, offset ``[batch, 2 * offset_groups * k_h * k_w,

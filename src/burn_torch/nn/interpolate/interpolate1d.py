@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ...functional.module_ops.interpolate import interpolate
-from ...module import Config, Module
+from ...module import Config, Module, module_fields
 from ...tensor import Tensor
 from .base import _options, _output_size, _rank, InterpolateMode
 
@@ -19,17 +19,15 @@ class Interpolate1dConfig(Config):
         return Interpolate1d(self.output_size, self.scale_factor, self.mode, self.align_corners)
 
 
+@module_fields
 class Interpolate1d(Module):
     """Resizes ``[batch, channels, length]`` to ``[batch, channels, length_out]`` (fields
     ``output_size``, ``scale_factor``, ``mode``, ``align_corners``)."""
 
-    def __init__(self, output_size: int | None, scale_factor: float | None,
-                 mode: InterpolateMode, align_corners: bool) -> None:
-        super().__init__()
-        self.output_size = output_size
-        self.scale_factor = scale_factor
-        self.mode = mode
-        self.align_corners = align_corners
+    output_size: int | None
+    scale_factor: float | None
+    mode: InterpolateMode
+    align_corners: bool
 
     def forward(self, input: Tensor) -> Tensor:
         """The resized input (ValueError for a bad rank, a missing size or LANCZOS)."""

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from ... import validate
 from ...device import Device
-from ...module import Config, Module
+from ...module import Config, Module, module_fields
 from ...ops import recurrent as recurrent_ops
 from ...tensor import Tensor
 from ..activation.activation_wrapper import ActivationConfig
@@ -52,22 +52,18 @@ class GruConfig(Config):
                    self.clip)
 
 
+@module_fields
 class Gru(Module):
     """A GRU layer (see the module docstring for the equations and the layout)."""
 
-    def __init__(self, update_gate: GateController, reset_gate: GateController,
-                 new_gate: GateController, d_hidden: int, reset_after: bool,
-                 gate_activation: Module, hidden_activation: Module,
-                 clip: float | None) -> None:
-        super().__init__()
-        self.update_gate = update_gate
-        self.reset_gate = reset_gate
-        self.new_gate = new_gate
-        self.d_hidden = d_hidden
-        self.reset_after = reset_after
-        self.gate_activation = gate_activation
-        self.hidden_activation = hidden_activation
-        self.clip = clip
+    update_gate: GateController
+    reset_gate: GateController
+    new_gate: GateController
+    d_hidden: int
+    reset_after: bool
+    gate_activation: Module
+    hidden_activation: Module
+    clip: float | None
 
     def forward(self, batched_input: Tensor, state: Tensor | None = None) -> Tensor:
         """The hidden state of every step, ``[batch, seq, d_hidden]``, for a

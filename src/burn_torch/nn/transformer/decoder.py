@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 
 from ... import validate
 from ...device import Device
-from ...module import Config, Module
+from ...module import Config, Module, module_fields
 from ...tensor import Tensor
 from ..activation.activation_wrapper import ActivationConfig
 from ..attention.mha import MhaCache, MhaInput, MultiHeadAttention, MultiHeadAttentionConfig
@@ -135,22 +135,19 @@ class _Cached:
         return mha.forward_cache(input, cache).context
 
 
+@module_fields
 class TransformerDecoderLayer(Module):
     """One decoder layer: fields ``cross_attn``, ``self_attn``, ``pwff``, ``norm_1``,
     ``norm_2``, ``norm_3``, ``dropout``, ``norm_first`` (order: module docstring)."""
 
-    def __init__(self, cross_attn: MultiHeadAttention, self_attn: MultiHeadAttention,
-                 pwff: PositionWiseFeedForward, norm_1: LayerNorm, norm_2: LayerNorm,
-                 norm_3: LayerNorm, dropout: Dropout, norm_first: bool) -> None:
-        super().__init__()
-        self.cross_attn = cross_attn
-        self.self_attn = self_attn
-        self.pwff = pwff
-        self.norm_1 = norm_1
-        self.norm_2 = norm_2
-        self.norm_3 = norm_3
-        self.dropout = dropout
-        self.norm_first = norm_first
+    cross_attn: MultiHeadAttention
+    self_attn: MultiHeadAttention
+    pwff: PositionWiseFeedForward
+    norm_1: LayerNorm
+    norm_2: LayerNorm
+    norm_3: LayerNorm
+    dropout: Dropout
+    norm_first: bool
 
     @classmethod
     def new(cls, config: TransformerDecoderConfig, device: Device) -> "TransformerDecoderLayer":

@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 
 from ... import validate
 from ...device import Device
-from ...module import Config, Module
+from ...module import Config, Module, module_fields
 from ...tensor import Tensor
 from ..activation.activation_wrapper import ActivationConfig
 from ..attention.mha import MhaInput, MultiHeadAttention, MultiHeadAttentionConfig
@@ -50,19 +50,17 @@ def _rate(value: float | None, default: float) -> float:
     return default if value is None else value
 
 
+@module_fields
 class TransformerEncoderLayer(Module):
     """One encoder layer: fields ``mha``, ``pwff``, ``norm_1``, ``norm_2``, ``dropout`` and
     ``norm_first`` (see the module docstring for the order they apply in)."""
 
-    def __init__(self, mha: MultiHeadAttention, pwff: PositionWiseFeedForward, norm_1: LayerNorm,
-                 norm_2: LayerNorm, dropout: Dropout, norm_first: bool) -> None:
-        super().__init__()
-        self.mha = mha
-        self.pwff = pwff
-        self.norm_1 = norm_1
-        self.norm_2 = norm_2
-        self.dropout = dropout
-        self.norm_first = norm_first
+    mha: MultiHeadAttention
+    pwff: PositionWiseFeedForward
+    norm_1: LayerNorm
+    norm_2: LayerNorm
+    dropout: Dropout
+    norm_first: bool
 
     @classmethod
     def new(cls, config: TransformerEncoderConfig, device: Device) -> "TransformerEncoderLayer":
