@@ -59,7 +59,7 @@ def build(script: Path) -> nbformat.NotebookNode:
         raise ValueError(f"{script.name} has no module docstring")
     body = source.splitlines()[tree.body[0].end_lineno:]
     cells = [_docstring_cell(docstring)]
-    kind, lines = "code", []
+    kind, lines = "code", list[str]()
     for line in [*body, MARKER]:
         if line.startswith(MARKER):
             cell = _cell(kind, lines)
