@@ -1,0 +1,173 @@
+"""The tensor methods Burn's newest sources add after 0.21 (``data/burn_tensor_methods_newest.txt``):
+``select_dim``, ``empty_like``, ``no_grad`` and the converting data readers, each with Burn's
+semantics. ``select_dim``'s forward and gradients against torch are its op-spec rows
+(``spec/shape.py``); this module checks what the spec table does not."""
+from __future__ import annotations
+
+import pytest
+import torch
+
+from burn_torch import AutodiffDisabledError, DType, GradientCheckpointingStrategy, Tensor, TensorData
+from burn_torch.autodiff.graph import Node
+from helpers import AD, CK, CPU
+
+
+def floats(values, device=AD):
+    return Tensor.from_data(torch.tensor(values, dtype=torch.float32), device)
+
+
+# ======================================================================== select_dim ====
+def test_select_dim_is_slice_dim_then_squeeze_dim_on_every_kind():
+    x = Tensor.from_data(torch.arange(24).reshape(2, 3, 4), AD)
+    for dim, index in [(0, 1), (1, -1), (-1, 2), (2, -4)]:
+        expected = x.slice_dim(dim, index).squeeze_dim(dim)
+        assert torch.equal(x.select_dim(dim, index).to_torch(), expected.to_torch())
+    flags = Tensor.from_bools([[True, False], [False, False]], AD)
+    assert flags.select_dim(1, 0).to_data().to_list() == [True, False]
+
+
+def test_select_dim_records_one_step_whose_gradient_lands_at_the_index():
+    x = floats([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]).require_grad()
+    row = x.select_dim(0, -1)
+    assert row.dims() == [3] and row._node.parents[0] is x._node
+    grads = (row * floats([1.0, 2.0, 3.0])).sum().backward()
+    assert x.grad(grads).to_data().to_list() == [[0.0, 0.0, 0.0], [1.0, 2.0, 3.0]]
+
+
+def test_a_loop_of_select_dim_gives_every_entry_its_gradient():
+    x = floats([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]).require_grad()
+    total = x.select_dim(1, 0)
+    for t in range(1, 3):
+        total = total + x.select_dim(1, t) * float(t + 1)
+    grads = total.sum().backward()
+    assert x.grad(grads).to_data().to_list() == [[1.0, 2.0, 3.0], [1.0, 2.0, 3.0]]
+
+
+def test_select_dim_rejects_an_index_out_of_range_before_recording():
+    x = floats([[1.0, 2.0, 3.0]]).require_grad()
+    with pytest.raises(IndexError, match="valid indices are -3..2"):
+        x.select_dim(1, 3)
+    with pytest.raises(IndexError):
+        x.select_dim(1, -4)
+    with pytest.raises(IndexError):
+        x.select_dim(2, 0)
+    with pytest.raises(TypeError):
+        x.select_dim(1, 1.0)
+
+
+def test_select_dim_on_a_rank_1_tensor_raises_as_burn_has_no_rank_0_tensor():
+    with pytest.raises(ValueError, match=r"slice_dim\(0, 1\)"):
+        floats([1.0, 2.0]).select_dim(0, 1)
+
+
+# ======================================================================== empty_like ====
+def test_empty_like_keeps_shape_dtype_device_and_context_and_is_untracked():
+    x = Tensor.from_data(torch.ones(2, 3, dtype=torch.float64), CK).require_grad() * 2.0
+    out = x.empty_like()
+    assert out.dims() == [2, 3] and out.dtype() is DType.F64 and out.device() == x.device()
+    assert out.gradient_checkpointing_strategy() is GradientCheckpointingStrategy.BALANCED
+    assert not out.is_tracked()
+    ints = Tensor.from_data(torch.ones(4, dtype=torch.int16), CPU).empty_like()
+    assert ints.dtype() is DType.I16 and not ints.is_autodiff()
+
+
+# =========================================================================== no_grad ====
+def test_no_grad_takes_a_tracked_tensor_off_autodiff_keeping_its_values():
+    x = floats([1.0, -2.0]).require_grad()
+    y = (x * 3.0).no_grad()
+    assert not y.is_autodiff() and not y.is_tracked()
+    assert y.to_data().to_list() == [3.0, -6.0]
+    with pytest.raises(AutodiffDisabledError):
+        y.require_grad()
+
+
+def test_no_grad_leaves_the_graph_it_left_usable():
+    x = floats([1.0, 2.0]).require_grad()
+    y = x * x
+    y.no_grad()
+    assert x.grad(y.sum().backward()).to_data().to_list() == [2.0, 4.0]
+
+
+def test_no_grad_returns_a_tensor_without_autodiff_as_is():
+    x = floats([1.0], CPU)
+    assert x.no_grad() is x
+
+
+# ======================================================================= data readers ====
+READERS = ["to_data_as", "into_data_as", "try_to_data_as", "try_into_data_as",
+           "to_data_dtype", "into_data_dtype", "try_to_data_dtype", "try_into_data_dtype"]
+
+
+@pytest.mark.parametrize("reader", READERS)
+def test_a_reader_converts_with_burns_element_conversion(reader):
+    x = floats([[1.9, -1.9], [0.0, 127.5]])
+    data = getattr(x, reader)(DType.I8)
+    assert isinstance(data, TensorData) and data.dtype is DType.I8
+    assert data.to_list() == [[1, -1], [0, 127]]  # truncated towards zero
+    assert getattr(x, reader)(DType.BOOL).to_list() == [[True, True], [False, True]]
+
+
+@pytest.mark.parametrize("reader", READERS)
+def test_a_reader_raises_for_a_value_the_integer_dtype_cannot_hold(reader):
+    x = floats([[1.0, 2.0], [float("nan"), 3.0]])
+    with pytest.raises(ValueError, match=r"nan at index \[1, 0\].*I32"):
+        getattr(x, reader)(DType.I32)
+
+
+def test_the_integer_range_is_checked_after_truncation():
+    assert floats([127.9, -128.9]).to_data_as(DType.I8).to_list() == [127, -128]
+    for value in (128.0, -129.0, float("inf")):
+        with pytest.raises(ValueError):
+            floats([value]).to_data_as(DType.I8)
+    with pytest.raises(ValueError, match="-1"):
+        Tensor.from_data([3, -1], AD).to_data_as(DType.U8)
+    with pytest.raises(ValueError, match="2147483648"):
+        Tensor.from_data([2**31], AD).to_data_dtype(DType.I32)
+
+
+def test_float_narrowing_saturates_as_burn():
+    big = Tensor.from_data(torch.tensor([1e300, -1e300], dtype=torch.float64), AD)
+    assert big.to_data_as(DType.F32).to_list() == [float("inf"), float("-inf")]
+
+
+def test_bools_read_as_numbers_are_zero_and_one():
+    flags = Tensor.from_bools([True, False], AD)
+    assert flags.to_data_as(DType.F32).to_list() == [1.0, 0.0]
+    assert flags.try_to_vec_as(DType.I64) == [1, 0]
+
+
+def test_reading_as_the_own_dtype_is_to_data():
+    x = floats([[1.5, 2.5]])
+    assert x.to_data_as(DType.F32) == x.to_data() == x.try_to_data()
+
+
+def test_a_reader_leaves_the_tensor_and_its_graph_usable():
+    x = floats([1.5, 2.5]).require_grad()
+    y = x * 2.0
+    y.into_data_as(DType.I64)
+    y.try_into_vec_as(DType.F64)
+    assert y.to_data().to_list() == [3.0, 5.0]
+    assert x.grad(y.sum().backward()).to_data().to_list() == [2.0, 2.0]
+
+
+@pytest.mark.parametrize("reader", ["try_to_vec_as", "try_into_vec_as"])
+def test_vec_readers_give_a_flat_row_major_list_of_python_values(reader):
+    x = Tensor.from_data([[1, 2], [3, 4]], AD)
+    out = getattr(x, reader)(DType.F32)
+    assert out == [1.0, 2.0, 3.0, 4.0] and all(type(v) is float for v in out)
+
+
+@pytest.mark.parametrize("reader", READERS + ["try_to_vec_as", "try_into_vec_as"])
+def test_a_reader_names_the_dtype_with_a_dtype_value(reader):
+    with pytest.raises(TypeError, match="DType"):
+        getattr(floats([1.0]), reader)(torch.float64)
+
+
+def test_tensor_data_try_cast_is_the_conversion_the_readers_use():
+    data = TensorData([[-0.5, 300.0]])
+    assert data.try_cast(DType.I16).to_list() == [[0, 300]]
+    with pytest.raises(ValueError, match="300.0 at index \\[0, 1\\]"):  # -0.5 truncates to 0
+        data.try_cast(DType.U8)
+    with pytest.raises(ValueError):
+        data.convert(DType.U8)
+    assert data.try_cast(DType.F32) is data
