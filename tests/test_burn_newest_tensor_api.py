@@ -1,13 +1,15 @@
 """The tensor methods Burn's newest sources add after 0.21 (``data/burn_tensor_methods_newest.txt``):
 ``select_dim``, ``empty_like``, ``no_grad`` and the converting data readers, each with Burn's
-semantics. ``select_dim``'s forward and gradients against torch are its op-spec rows
-(``spec/shape.py``); this module checks what the spec table does not."""
+semantics, and the free function ``module_ops.batch_norm``. The forwards and gradients of
+``select_dim`` and ``batch_norm`` against torch are their op-spec rows (``spec/shape.py``,
+``spec/norm.py``); this module checks what the spec table does not."""
 from __future__ import annotations
 
 import pytest
 import torch
 
-from burn_torch import AutodiffDisabledError, DType, GradientCheckpointingStrategy, Tensor, TensorData
+from burn_torch import (AutodiffDisabledError, DType, GradientCheckpointingStrategy, Int, Tensor,
+                        TensorData, module_ops)
 from burn_torch.autodiff.graph import Node
 from helpers import AD, CK, CPU
 
@@ -171,3 +173,31 @@ def test_tensor_data_try_cast_is_the_conversion_the_readers_use():
     with pytest.raises(ValueError):
         data.convert(DType.U8)
     assert data.try_cast(DType.F32) is data
+
+
+# ===================================================================== module::batch_norm ====
+def _stats(n=3, dtype=torch.float32):
+    return [Tensor.from_data(torch.full((n,), v, dtype=dtype), AD) for v in (2.0, 0.5, 1.0, 4.0)]
+
+
+def test_batch_norm_normalises_each_channel_with_the_statistics_given():
+    x = Tensor.from_data(torch.arange(12, dtype=torch.float32).reshape(2, 3, 2), AD)
+    gamma, beta, mean, var = _stats()
+    out = module_ops.batch_norm(x, gamma, beta, mean, var, 0.0)
+    expected = (torch.arange(12.0).reshape(2, 3, 2) - 1.0) / 2.0 * 2.0 + 0.5
+    assert torch.allclose(out.to_torch(), expected)
+
+
+def test_batch_norm_checks_shapes_kinds_and_dtypes_as_burn():
+    x = Tensor.ones([2, 3, 4], AD)
+    gamma, beta, mean, var = _stats()
+    with pytest.raises(ValueError, match="rank >= 2"):
+        module_ops.batch_norm(Tensor.ones([3], AD), gamma, beta, mean, var, 1e-5)
+    with pytest.raises(ValueError, match=r"variance must have shape \[3\]"):
+        module_ops.batch_norm(x, gamma, beta, mean, Tensor.ones([4], AD), 1e-5)
+    with pytest.raises(TypeError, match="Float"):
+        module_ops.batch_norm(Tensor.ones([2, 3], AD, kind=Int), gamma, beta, mean, var, 1e-5)
+    with pytest.raises(TypeError, match=r"\.cast\(input\.dtype\(\)\)"):
+        module_ops.batch_norm(x, *_stats(dtype=torch.float64)[:3], var, 1e-5)
+    with pytest.raises(ValueError, match="epsilon"):
+        module_ops.batch_norm(x, gamma, beta, mean, var, -1.0)

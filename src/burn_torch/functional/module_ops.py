@@ -29,7 +29,7 @@ from ..ops import pool as pool_ops
 from ..methods.sampling import GridSampleOptions, GridSamplePaddingMode, InterpolateMode
 from ..tensor import Tensor
 from .ctc import ctc_loss  # noqa: F401  (Burn's module::ctc_loss)
-from .norm_ops import group_norm, layer_norm, rms_norm  # noqa: F401  (Burn's module::layer_norm...)
+from .norm_ops import batch_norm, group_norm, layer_norm, rms_norm  # noqa: F401  (Burn's module::layer_norm...)
 
 
 # ============================================================================== options ====
@@ -793,4 +793,4 @@ __all__ = [
     "unfold4d", "attention", "AttentionModuleOptions", "DeformConvOptions", "deform_conv2d",
     "fold4d", "pixel_shuffle", "pixel_unshuffle",
 ]
-__all__ += ["layer_norm", "rms_norm", "group_norm", "ctc_loss"]
+__all__ += ["layer_norm", "rms_norm", "group_norm", "batch_norm", "ctc_loss"]
