@@ -1,15 +1,16 @@
 """The tensor methods Burn's newest sources add after 0.21 (``data/burn_tensor_methods_newest.txt``):
 ``select_dim``, ``empty_like``, ``no_grad`` and the converting data readers, each with Burn's
-semantics, and the free function ``module_ops.batch_norm``. The forwards and gradients of
-``select_dim`` and ``batch_norm`` against torch are their op-spec rows (``spec/shape.py``,
-``spec/norm.py``); this module checks what the spec table does not."""
+semantics, and the free functions ``module_ops.batch_norm`` and ``linalg.qr``. The forwards
+and gradients of ``select_dim``, ``batch_norm`` and ``qr`` are their op-spec rows
+(``spec/shape.py``, ``spec/norm.py``, ``spec/linalg.py``); this module checks what the spec
+table does not."""
 from __future__ import annotations
 
 import pytest
 import torch
 
 from burn_torch import (AutodiffDisabledError, DType, GradientCheckpointingStrategy, Int, Tensor,
-                        TensorData, module_ops)
+                        TensorData, UnsupportedAutodiffFeatureError, linalg, module_ops)
 from burn_torch.autodiff.graph import Node
 from helpers import AD, CK, CPU
 
@@ -201,3 +202,49 @@ def test_batch_norm_checks_shapes_kinds_and_dtypes_as_burn():
         module_ops.batch_norm(x, *_stats(dtype=torch.float64)[:3], var, 1e-5)
     with pytest.raises(ValueError, match="epsilon"):
         module_ops.batch_norm(x, gamma, beta, mean, var, -1.0)
+
+
+# ============================================================================ linalg::qr ====
+def test_qr_gives_burns_documented_example():
+    q, r = linalg.qr(floats([[3.0, 2.0], [4.0, 6.0]]), True)
+    assert torch.allclose(q.to_torch(), torch.tensor([[-0.6, 0.8], [-0.8, -0.6]]))
+    assert torch.allclose(r.to_torch(), torch.tensor([[-5.0, -6.0], [0.0, -2.0]]))
+
+
+def test_qr_reflects_a_column_already_zero_below_its_pivot_as_burn():
+    q, r = linalg.qr(floats([[2.0, 1.0], [0.0, 3.0]]), True)
+    assert torch.allclose(r.to_torch(), torch.tensor([[-2.0, -1.0], [0.0, -3.0]]))
+    assert torch.allclose(q.to_torch(), -torch.eye(2))
+
+
+def test_the_complete_qr_of_a_tall_matrix_extends_the_reduced_one():
+    a = Tensor.from_data(torch.randn(5, 3, dtype=torch.float64, generator=torch.Generator().manual_seed(1)), AD)
+    q, r = linalg.qr(a, False)
+    q1, r1 = linalg.qr(a, True)
+    assert q.dims() == [5, 5] and r.dims() == [5, 3]
+    qt = q.to_torch()
+    assert torch.allclose(qt.T @ qt, torch.eye(5, dtype=torch.float64))
+    assert torch.allclose(qt @ r.to_torch(), a.to_torch())
+    assert torch.equal(qt[:, :3], q1.to_torch()) and torch.equal(r.to_torch()[:3], r1.to_torch())
+    assert not r.to_torch()[3:].any()
+
+
+def test_qr_raises_for_the_complete_form_of_a_tracked_tall_matrix():
+    a = Tensor.ones([4, 2], AD).require_grad()
+    with pytest.raises(UnsupportedAutodiffFeatureError, match=r"qr\(tensor, True\)"):
+        linalg.qr(a, False)
+
+
+def test_qr_of_half_precision_is_computed_in_f32_and_cast_back():
+    q, r = linalg.qr(Tensor.from_data(torch.tensor([[3.0, 2.0], [4.0, 6.0]], dtype=torch.float16), AD), True)
+    assert q.dtype() is DType.F16 and r.dtype() is DType.F16
+    assert torch.allclose(r.to_torch().float(), torch.tensor([[-5.0, -6.0], [0.0, -2.0]]))
+
+
+def test_qr_checks_its_arguments():
+    with pytest.raises(TypeError, match="Float"):
+        linalg.qr(Tensor.from_data([[1, 2], [3, 4]], AD), True)
+    with pytest.raises(ValueError, match="rank >= 2"):
+        linalg.qr(floats([1.0, 2.0]), True)
+    with pytest.raises(TypeError, match="bool"):
+        linalg.qr(floats([[1.0]]), 1)
