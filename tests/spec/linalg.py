@@ -51,6 +51,11 @@ ROWS = [
         variant="wide"),
     Row("qr", lambda a: linalg.qr(a, True), lambda a: _burn_qr(a, True), (F(2, 4, 3),),
         variant="batched"),
+    # Q's extra columns: back through Burn's reflections
+    Row("qr", lambda a: linalg.qr(a, False), lambda a: _burn_qr(a, False), (F(5, 3),),
+        variant="tall, complete"),
+    Row("qr", lambda a: linalg.qr(a, False), lambda a: _burn_qr(a, False), (F(2, 4, 2),),
+        variant="tall, complete, batched"),
     # every column already zero below its pivot: LAPACK skips each reflection, Burn makes it
     Row("qr", lambda a: linalg.qr(a.triu(0), True), lambda a: _burn_qr(a.triu(0), True),
         (F(3, 3),), variant="upper triangular"),

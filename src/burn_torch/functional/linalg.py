@@ -3,7 +3,6 @@ Public as ``burn_torch.linalg``."""
 from __future__ import annotations
 
 from ..autodiff.recorder import apply1
-from ..errors import UnsupportedAutodiffFeatureError
 from ..methods.base import require_float
 from ..ops import linalg as linalg_ops
 from ..tensor import Tensor
@@ -20,12 +19,11 @@ def qr(tensor: Tensor, reduced: bool) -> "tuple[Tensor, Tensor]":
     matrix (``m > n``): ``Q`` ``[..., m, n]``, ``R`` ``[..., n, n]``. F16 and BF16 are computed in
     F32 and the results cast back.
 
-    Differentiable in ``tensor`` (both outputs), where ``R`` is invertible, except the complete
-    form of a tall matrix (``reduced=False``, ``m > n``) of a tracked tensor, which raises
-    UnsupportedAutodiffFeatureError: Burn differentiates Q's extra columns through its
-    reflections, for which burn_torch has no rule; call ``qr(tensor, True)`` (the same R rows
-    and Q's first ``n`` columns) or detach the input. Raises TypeError for a non-Float tensor
-    or a ``reduced`` that is not a bool, ValueError for a tensor of rank < 2.
+    Differentiable in ``tensor`` through both outputs, as Burn's composition of tensor ops is:
+    where ``R`` is invertible by the QR's gradient formula, and for the complete form of a tall
+    matrix (``reduced=False``, ``m > n``, whose extra columns of ``Q`` depend on the
+    reflections) back through Burn's reflections. Raises TypeError for a non-Float tensor or a
+    ``reduced`` that is not a bool, ValueError for a tensor of rank < 2.
     """
     if not isinstance(tensor, Tensor):
         raise TypeError(f"qr: expected a Tensor, got {type(tensor).__name__}")
@@ -36,11 +34,6 @@ def qr(tensor: Tensor, reduced: bool) -> "tuple[Tensor, Tensor]":
     if len(dims) < 2:
         raise ValueError(f"qr needs a tensor of rank >= 2 ([..., rows, cols]), got shape {dims}")
     m, n = dims[-2:]
-    if not reduced and m > n and tensor.is_tracked():
-        raise UnsupportedAutodiffFeatureError(
-            f"qr: the complete QR of a tall matrix ({m} x {n}) has no gradient rule here; call "
-            f"qr(tensor, True) for the reduced form (Q's first {n} columns, the same R rows), or "
-            f"detach the input")
     packed = apply1(linalg_ops.QR, tensor, (reduced,))
     dim = len(dims) + linalg_ops.qr_packing(m, n, reduced)[1]
     return packed.narrow(dim, 0, m), packed.narrow(dim, m, packed.dims()[dim] - m)

@@ -1,5 +1,5 @@
-"""Burn's normalisation functions of ``tensor::module`` (``layer_norm``, ``batch_norm``) and their siblings
-``rms_norm`` and ``group_norm``: each one op-table entry (``burn_torch.ops.norm``) with one fused
+"""Burn's normalisation functions of ``tensor::module`` (``layer_norm``, ``batch_norm``) and
+their siblings ``rms_norm`` and ``group_norm``: each one op-table entry (``burn_torch.ops.norm``) with one fused
 backward. Public through ``burn_torch.module_ops``."""
 from __future__ import annotations
 

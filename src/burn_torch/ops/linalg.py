@@ -85,17 +85,72 @@ class _Upcast(NamedTuple):
     reduced: bool
 
 
+def _burn_reflections(x):
+    """Burn's Householder steps on ``x`` ``[..., m, n]``, replayed: per step, the trailing block
+    ``S`` of R and ``P`` of Q it transforms, the pivot column ``v``, ``u0 = v0 - |v| s``, ``|v|``,
+    ``s`` (minus the pivot's sign, -1 for a zero pivot), whether ``|v|`` counts as zero
+    (no reflection), ``tau`` and ``w = [1, v[1:] / u0]``; the step maps ``S`` to
+    ``(I - tau w wᵀ) S`` and ``P`` to ``P (I - tau w wᵀ)``."""
+    m, n = x.shape[-2:]
+    r, q = x, torch.eye(m, dtype=x.dtype, device=x.device).expand(*x.shape[:-2], m, m)
+    steps = []
+    for i in range(min(m, n)):
+        sub, p = r[..., i:, i:], q[..., :, i:]
+        v = sub[..., :, :1]
+        norm = v.square().sum(-2, keepdim=True).sqrt()
+        sign = torch.sign(v[..., :1, :]).neg_()
+        sign = torch.where(sign == 0, -1.0, sign)
+        u0 = v[..., :1, :] - norm * sign
+        zero = norm <= BURN_ZERO_NORM
+        tau = torch.where(zero, 0.0, -u0 / norm * sign)
+        w = torch.where(zero, 0.0, torch.cat([torch.ones_like(u0), v[..., 1:, :] / u0], -2))
+        steps.append((sub, p, v, u0, norm, sign, zero, tau, w))
+        r = r.clone()
+        r[..., i:, i:] = sub - tau * w @ (w.mT @ sub)
+        q = q.clone()
+        q[..., :, i:] = p - tau * (p @ w) @ w.mT
+    return steps
+
+
+def _reflections_grad(gq, gr, x):
+    """The gradient of Burn's complete QR (``Q`` ``[m, m]``, ``R`` ``[m, n]``) through its
+    Householder steps, in reverse: each step passes ``(I - tau w wᵀ)`` times its output
+    gradients back to ``S`` and ``P`` and the rest through ``tau`` and ``w`` to the pivot
+    column. This is how Burn's autodiff differentiates the extra columns of ``Q``, which the
+    QR formula cannot (they depend on the reflections, not on ``x``'s QR)."""
+    gr, gq = gr.clone(), gq.clone()
+    steps = list(enumerate(_burn_reflections(x)))
+    for i, (sub, p, v, u0, norm, sign, zero, tau, w) in reversed(steps):
+        gra, gqa = gr[..., i:, i:], gq[..., :, i:]
+        a, b, c, gw_q = w.mT @ sub, w.mT @ gra, p @ w, gqa @ w
+        g_sub = gra - tau * w @ b
+        g_tau = -(a * b).sum(-1, keepdim=True) - c.mT @ gw_q
+        g_w = -tau * (gra @ a.mT + sub @ b.mT + p.mT @ gw_q + gqa.mT @ c)
+        gq[..., :, i:] = gqa - tau * gw_q @ w.mT  # gqa is a view of gq: read it first
+        tail = v[..., 1:, :]
+        g_u0 = -(g_w[..., 1:, :] * tail).sum(-2, keepdim=True) / u0.square() - g_tau * sign / norm
+        g_norm = g_tau * sign * u0 / norm.square() - sign * g_u0
+        g_v = torch.cat([g_u0, g_w[..., 1:, :] / u0], -2) + g_norm * v / norm
+        g_sub[..., :, :1] += torch.where(zero, 0.0, g_v)
+        gr[..., i:, i:] = g_sub
+    return gr
+
+
 def _qr_rule(g, s):
     """A wide matrix ``[X | Y] = Q [U | V]`` gives ``X`` the square gradient with ``gq + Y gvᵀ``
-    (``V = Qᵀ Y`` depends on ``Q``) and ``Y`` the gradient ``Q gv``."""
+    (``V = Qᵀ Y`` depends on ``Q``) and ``Y`` the gradient ``Q gv``; the complete form of a
+    tall matrix goes back through Burn's reflections."""
     out = s.out
     if out.dtype not in (torch.float32, torch.float64):  # LAPACK has no half-precision kernels
-        return _qr_rule(g.float(), _Upcast(out.float(), s.x_shape, s.reduced)).to(g.dtype)
-    m = s.x_shape[-2]
-    _, dim = qr_packing(m, s.x_shape[-1], s.reduced)
+        upcast = _Upcast(out.float(), s.x_shape, s.reduced)
+        return _qr_rule(g.float(), upcast).to(g.dtype)
+    m, n = s.x_shape[-2:]
+    _, dim = qr_packing(m, n, s.reduced)
     sizes = [m, out.shape[dim] - m]
     q, r = out.split(sizes, dim)
     gq, gr = g.split(sizes, dim)
+    if m > n and not s.reduced:  # the input, rebuilt from its factors (nothing else is saved)
+        return _reflections_grad(gq, gr, torch.matmul(q, r))
     if r.shape[-1] <= r.shape[-2]:
         return _square_qr_grad(gq, gr, q, r)
     u, v = r[..., :m], r[..., m:]
