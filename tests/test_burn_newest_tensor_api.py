@@ -6,12 +6,14 @@ and gradients of ``select_dim``, ``batch_norm`` and ``qr`` are their op-spec row
 table does not."""
 from __future__ import annotations
 
+import numpy as np
 import pytest
 import torch
 
 from burn_torch import (AutodiffDisabledError, DType, GradientCheckpointingStrategy, Int, Tensor,
                         TensorData, linalg, module_ops)
 from burn_torch.autodiff.graph import Node
+from burn_torch.testing import assert_grads_match_torch
 from helpers import AD, CK, CPU
 
 
@@ -244,3 +246,10 @@ def test_qr_checks_its_arguments():
         linalg.qr(floats([1.0, 2.0]), True)
     with pytest.raises(TypeError, match="bool"):
         linalg.qr(floats([[1.0]]), 1)
+
+
+@pytest.mark.parametrize("shape,reduced", [((4, 3), True), ((3, 5), False)])
+def test_the_testing_kits_oracle_checks_qr_through_torch_autograd(shape, reduced):
+    # qr's kernel (geqrf) has no torch derivative: the oracle runs torch.linalg.qr, Burn's signs
+    values = np.random.default_rng(3).normal(size=shape)
+    assert_grads_match_torch(lambda a: linalg.qr(a, reduced), values)

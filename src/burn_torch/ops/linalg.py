@@ -48,7 +48,8 @@ def qr_packing(m: int, n: int, reduced: bool) -> tuple:
     return m, -1
 
 
-def _qr_forward(x, reduced):
+def qr_forward(x, reduced):
+    """``qr``'s kernel: Q and R packed (see ``qr_packing``), in ``x``'s dtype."""
     work = x if x.dtype in (torch.float32, torch.float64) else x.float()
     a, tau = _geqrf(work)
     m, n = a.shape[-2:]
@@ -160,4 +161,4 @@ def _qr_rule(g, s):
     return torch.cat([gx, torch.matmul(q, gv)], -1)
 
 
-QR = defop("qr", _qr_forward, COMPUTE, attrs=("reduced",), vjp=(vjp(_qr_rule, "out", "x_shape"),))
+QR = defop("qr", qr_forward, COMPUTE, attrs=("reduced",), vjp=(vjp(_qr_rule, "out", "x_shape"),))
