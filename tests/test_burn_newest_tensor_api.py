@@ -253,3 +253,11 @@ def test_the_testing_kits_oracle_checks_qr_through_torch_autograd(shape, reduced
     # qr's kernel (geqrf) has no torch derivative: the oracle runs torch.linalg.qr, Burn's signs
     values = np.random.default_rng(3).normal(size=shape)
     assert_grads_match_torch(lambda a: linalg.qr(a, reduced), values)
+
+
+def test_the_testing_kits_oracle_checks_batch_norm_with_its_statistics_tracked():
+    # torch's eval-form kernel gives the statistics no gradient: the oracle runs Burn's formula
+    rng = np.random.default_rng(4)
+    args = (rng.normal(size=(2, 3, 4)), rng.normal(size=3), rng.normal(size=3), rng.normal(size=3),
+            rng.uniform(0.5, 2.0, size=3))
+    assert_grads_match_torch(lambda x, g, b, m, v: module_ops.batch_norm(x, g, b, m, v, 1e-5), *args)
