@@ -27,7 +27,7 @@ import math
 import os
 import threading
 from pathlib import Path
-from typing import NamedTuple
+from typing import Mapping, NamedTuple
 
 import torch
 
@@ -38,9 +38,10 @@ from ..optim.base import ModuleOptimizer
 from ..optim.lr_scheduler import ConstantLr, LrScheduler
 from ..record import Recorder
 from .checkpoint import LearningCheckpointer
-from .logger import ExperimentLog, FileMetricLogger, epoch_mean, metric_history
+from .logger import ExperimentLog, FileMetricLogger, epoch_mean, metric_history, metric_key
 from .metric import LossMetric, Metric, MetricMetadata, Numeric
 from .output import TrainOutput
+from .plot import plot_in_background
 from .renderer import MetricsRenderer, TrainingProgress, default_renderer
 from .strategy import (ComposedCheckpointingStrategy, CheckpointingStrategy, Direction,
                        EarlyStoppingStrategy, KeepLastNCheckpoints, MetricCheckpointingStrategy,
@@ -111,6 +112,7 @@ class SupervisedTraining:
                 raise TypeError(f"{name} must be a DataLoader (DataLoaderBuilder(...).build(dataset)), "
                                 f"got {type(loader).__name__}")
         self.artifact_dir = Path(artifact_dir)
+        self._artifact_dir_text = os.fspath(artifact_dir)   # the title shows it as given
         self.loader_train, self.loader_valid = loader_train, loader_valid
         self._metrics: dict[str, list[Metric]] = {"train": [], "valid": []}
         self._num_epochs = 1
@@ -241,12 +243,12 @@ class SupervisedTraining:
             scheduler.load_record(scheduler_record)
             start = self._checkpoint + 1
             log.info(f"resumed from checkpoint {self._checkpoint} ({checkpointer.parts['model'].path_for_epoch(self._checkpoint)})")
-        log.info(f"training epochs {start}..{self._num_epochs} in {directory}")
+        log.info(f"training epochs {start}..{self._num_epochs} in {self._artifact_dir_text}")
         renderer = self._renderer or default_renderer()
         self._interrupter.reset()  # a stop asked during an earlier launch does not carry over
         loggers = FileMetricLogger(directory)
         last = start - 1
-        renderer.start(str(directory), start, self._num_epochs, len(train), len(valid))
+        renderer.start(self._artifact_dir_text, start, self._num_epochs, len(train), len(valid))
         try:
             for epoch in range(start, self._num_epochs + 1):
                 rng_seed = epoch_seed(self._seed, epoch)
@@ -255,6 +257,7 @@ class SupervisedTraining:
                     device.seed(rng_seed)
                 model = self._train_epoch(model, optimizer, scheduler, train, epoch, loggers, renderer)
                 if self._interrupter.should_stop():
+                    loggers.discard_epoch("train", epoch)
                     log.info(f"interrupted during epoch {epoch}; it is not checkpointed")
                     break
                 self._valid_epoch(model.valid(), valid, epoch, loggers, renderer)
@@ -266,19 +269,15 @@ class SupervisedTraining:
                     log.info(f"early stopping after epoch {epoch}")
                     break
         finally:
+            loggers.close()
             renderer.close()
-        if self._plot:
-            try:
-                from .plot import plot_metrics
-                written = plot_metrics(directory)
-                if written is not None:
-                    log.info(f"metrics plotted in {written.name}")
-            except ImportError:
-                log.info("matplotlib is not installed: no metrics plot")
-        summary = summarize(directory)
+        names = {metric_key(m.name): m.name for split in self._metrics.values() for m in split}
+        summary = summarize(directory, names)
         if self._summary:
             print(summary)
         log.info(f"training ended after epoch {last}")
+        if self._plot:
+            plot_in_background(directory, names, log)
         return LearningResult(model.valid(), last, summary)
 
     def _train_epoch(self, model, optimizer, scheduler, loader, epoch, loggers, renderer):
@@ -327,22 +326,26 @@ class SupervisedTraining:
             if entry is None:
                 continue
             entries.append(entry)
-            loggers.log(split, entry.name, entry.serialized)
+            loggers.log(split, metadata.epoch, entry.name, entry.serialized)
             if isinstance(metric, LossMetric):
                 loss = metric.value()
         renderer.update(TrainingProgress(split, metadata.epoch, metadata.epoch_total, metadata.iteration,
                                          metadata.iteration_total), entries, loss)
 
     def _end_epoch(self, split, metrics, epoch, loggers, renderer) -> None:
-        loggers.end_epoch(split, epoch)
+        loggers.end_epoch(split)
         means = {m.name: m.running_value() for m in metrics if isinstance(m, Numeric)}
         renderer.end_epoch(split, epoch, {name: v for name, v in means.items() if not math.isnan(v)})
 
 
-def summarize(directory: Path) -> str:
-    """A table of every logged metric: per split, the lowest and highest epoch mean and their epochs."""
+def summarize(directory: Path, names: "Mapping[str, str] | None" = None) -> str:
+    """A table of every logged metric: per split, the lowest and highest epoch mean and their
+    epochs. Metrics are shown by ``names[key]`` (their names, keyed by :func:`metric_key`) when
+    given, else by their log files' stems."""
+    names = names or {}
     lines = [f"{'metric':<28} {'split':<6} {'min':>12} {'epoch':>5} {'max':>12} {'epoch':>5}"]
-    for name, splits in sorted(metric_history(directory).items()):
+    for key, splits in sorted(metric_history(directory).items()):
+        name = names.get(key, key)
         for split, epochs in sorted(splits.items()):
             means = {e: epoch_mean(v) for e, v in epochs.items()}
             lo = min(means, key=lambda e: means[e])

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from .logger import epoch_mean, metric_history
+from .logger import epoch_mean, metric_epochs
 from .metric import Metric
 
 
@@ -25,8 +25,9 @@ class Split:
 
 
 def epoch_values(directory: Path, name: str, split: str, up_to: int) -> dict[int, float]:
-    """``{epoch: mean}`` of metric ``name`` in ``split`` for the logged epochs <= ``up_to``."""
-    logs = metric_history(directory).get(name, {}).get(split, {})
+    """``{epoch: mean}`` of metric ``name`` in ``split`` for the logged epochs <= ``up_to``
+    (the metric found by its name's key, whatever characters the name holds)."""
+    logs = metric_epochs(directory, name, split)
     return {e: epoch_mean(v) for e, v in sorted(logs.items()) if e <= up_to}
 
 
