@@ -15,7 +15,7 @@ from pathlib import Path
 from ..device import Device
 from ..module import ModuleRecord
 from ..optim import OptimizerRecord
-from ..record import Recorder
+from ..record import FileRecorder
 from .strategy import CheckpointingStrategy
 
 PARTS = ("model", "optim", "scheduler")
@@ -25,7 +25,7 @@ RECORD_TYPES = {"model": ModuleRecord, "optim": OptimizerRecord, "scheduler": No
 class FileCheckpointer:
     """``directory/<name>-<epoch>.<ext>`` files of one record kind."""
 
-    def __init__(self, recorder: Recorder, directory: "str | os.PathLike", name: str) -> None:
+    def __init__(self, recorder: FileRecorder, directory: "str | os.PathLike", name: str) -> None:
         self.recorder, self.directory, self.name = recorder, Path(directory), name
 
     def path_for_epoch(self, epoch: int) -> Path:
@@ -60,7 +60,7 @@ class FileCheckpointer:
 class LearningCheckpointer:
     """The model, optimizer and scheduler checkpointers of a run, and its pruning strategy."""
 
-    def __init__(self, recorder: Recorder, artifact_dir: Path, strategy: CheckpointingStrategy) -> None:
+    def __init__(self, recorder: FileRecorder, artifact_dir: Path, strategy: CheckpointingStrategy) -> None:
         directory = artifact_dir / "checkpoint"
         self.artifact_dir = artifact_dir
         self.parts = {name: FileCheckpointer(recorder, directory, name) for name in PARTS}
@@ -90,7 +90,7 @@ class LearningCheckpointer:
         return tuple(self.parts[name].restore(epoch, device) for name in PARTS)
 
 
-def latest_checkpoint(artifact_dir: "str | os.PathLike", recorder: Recorder) -> int | None:
+def latest_checkpoint(artifact_dir: "str | os.PathLike", recorder: FileRecorder) -> int | None:
     """The last epoch with a complete checkpoint under ``artifact_dir`` (None if there is none):
     the epoch to pass to ``SupervisedTraining.checkpoint`` to resume a killed run."""
     from .strategy import KeepLastNCheckpoints

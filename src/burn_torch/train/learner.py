@@ -36,7 +36,7 @@ from ..module import Module
 from ..optim import GradientsAccumulator
 from ..optim.base import ModuleOptimizer
 from ..optim.lr_scheduler import ConstantLr, LrScheduler
-from ..record import Recorder
+from ..record import FileRecorder
 from .checkpoint import LearningCheckpointer
 from .logger import ExperimentLog, FileMetricLogger, epoch_mean, metric_history, metric_key
 from .metric import LossMetric, Metric, MetricMetadata, Numeric
@@ -117,7 +117,7 @@ class SupervisedTraining:
         self._metrics: dict[str, list[Metric]] = {"train": [], "valid": []}
         self._num_epochs = 1
         self._checkpoint: int | None = None
-        self._recorder: Recorder | None = None
+        self._recorder: FileRecorder | None = None
         self._checkpointing: CheckpointingStrategy = _default_checkpointing()
         self._accumulation: int | None = None
         self._early_stopping: EarlyStoppingStrategy | None = None
@@ -175,10 +175,10 @@ class SupervisedTraining:
             raise ValueError(f"checkpoint epochs start at 1, got {epoch}")
         return self._with(_checkpoint=int(epoch))
 
-    def with_file_checkpointer(self, recorder: Recorder) -> "SupervisedTraining":
+    def with_file_checkpointer(self, recorder: FileRecorder) -> "SupervisedTraining":
         """Saves ``checkpoint/{model,optim,scheduler}-N`` with ``recorder`` after each epoch."""
-        if not isinstance(recorder, Recorder):
-            raise TypeError(f"expected a Recorder (e.g. CompactRecorder()), got {type(recorder).__name__}")
+        if not isinstance(recorder, FileRecorder):
+            raise TypeError(f"expected a file recorder (e.g. CompactRecorder()), got {type(recorder).__name__}")
         return self._with(_recorder=recorder)
 
     def with_checkpointing_strategy(self, strategy: CheckpointingStrategy) -> "SupervisedTraining":
