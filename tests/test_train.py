@@ -4,6 +4,7 @@ checkpoint, accumulates gradients, stops early, and feeds built-in and user metr
 from __future__ import annotations
 
 import io
+import math
 import os
 import signal
 import subprocess
@@ -177,7 +178,23 @@ def test_accuracy_and_top_k_metrics_count_hits():
     acc, top2 = AccuracyMetric(), TopKAccuracyMetric(2)
     assert acc.update_from_output(output, _meta()).serialized == "50.0,4"
     assert top2.update_from_output(output, _meta()).serialized == "75.0,4"
-    assert AccuracyMetric(pad_token=2).update_from_output(output, _meta()).serialized == "50.0,2"
+    assert AccuracyMetric(pad_token=2).update_from_output(output, _meta()).serialized == "50.0,4"
+
+
+def test_accuracy_with_a_pad_token_weights_each_batch_by_its_size_as_burn_does():
+    cpu = Device.cpu()
+    acc = AccuracyMetric().with_pad_token(0)
+
+    def batch(predicted, targets):
+        logits = torch.nn.functional.one_hot(torch.tensor(predicted), 3).float()
+        return ClassificationOutput(Tensor.from_data([0.0], cpu), Tensor.from_data(logits, cpu),
+                                    Tensor.from_ints(targets, cpu))
+
+    assert acc.update_from_output(batch([1, 2, 1, 1], [1, 1, 0, 0]), _meta()).serialized == "50.0,4"
+    assert acc.update_from_output(batch([2, 1], [2, 1]), _meta()).serialized == "100.0,2"
+    # Burn: (50 * 4 + 100 * 2) / 6, not the 3 hits among 4 non-pad targets (75 %)
+    assert acc.running_value() == pytest.approx(200 / 3)
+    assert math.isnan(float(acc.update_from_output(batch([1], [0]), _meta()).serialized.split(",")[0]))
 
 
 class AbsErrorInput:

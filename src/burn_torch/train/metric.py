@@ -112,8 +112,13 @@ class LossMetric(_NumericMetric):
 
 
 class AccuracyMetric(_NumericMetric):
-    """Percentage of argmax predictions equal to the targets (Burn's ``AccuracyMetric``);
-    ``with_pad_token(t)`` leaves targets equal to ``t`` out."""
+    """Percentage of argmax predictions equal to the targets (Burn's ``AccuracyMetric``).
+
+    ``with_pad_token(t)`` leaves targets equal to ``t`` out of the batch's percentage (hits
+    among the other targets over their number) while the batch still counts its full size in
+    the epoch mean, as Burn 0.21 counts it: the epoch's value is the batch-size-weighted mean of
+    the batches' percentages, not hits over all non-pad targets. A batch of pad targets only
+    gives NaN (0/0), as in Burn."""
 
     name, input_type, unit, higher_is_better, precision = "Accuracy", AccuracyInput, "%", True, 2
 
@@ -127,11 +132,13 @@ class AccuracyMetric(_NumericMetric):
     def update(self, item: AccuracyInput, metadata):
         outputs, targets = item.outputs.to_torch(), item.targets.to_torch().reshape(-1)
         hits = outputs.argmax(1) == targets
-        if self.pad_token is not None:
-            keep = targets != self.pad_token
-            count = int(keep.sum())
-            return self._entry(100.0 * int((hits & keep).sum()) / max(count, 1), count)
-        return self._entry(100.0 * int(hits.sum()) / targets.numel(), targets.numel())
+        batch_size = targets.numel()
+        if self.pad_token is None:
+            return self._entry(100.0 * int(hits.sum()) / batch_size, batch_size)
+        keep = targets != self.pad_token
+        kept = int(keep.sum())
+        accuracy = int((hits & keep).sum()) / kept if kept else math.nan
+        return self._entry(100.0 * accuracy, batch_size)
 
 
 class TopKAccuracyMetric(_NumericMetric):
