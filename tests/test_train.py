@@ -331,3 +331,17 @@ def test_metrics_png_is_drawn_after_launch_returns(tmp_path):
     assert wait_for_plots(timeout=120)
     assert (tmp_path / "metrics.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert "metrics plotted in metrics.png" in (tmp_path / "experiment.log").read_text()
+
+
+def test_a_checkpoint_that_cannot_be_written_fails_the_launch(tmp_path):
+    (tmp_path / "checkpoint").write_text("a file where the checkpoint folder goes")
+    with pytest.raises(OSError):
+        quiet(job.training(tmp_path, 2)).launch(job.learner())
+
+
+def test_checkpoints_are_on_disk_and_pruned_when_launch_returns(tmp_path):
+    quiet(job.training(tmp_path, 4).with_checkpointing_strategy(KeepLastNCheckpoints(1))).launch(job.learner())
+    assert sorted(p.name for p in (tmp_path / "checkpoint").iterdir()) == \
+        ["model-4.mpk", "optim-4.mpk", "scheduler-4.mpk"]
+    log = (tmp_path / "experiment.log").read_text()
+    assert all(f"checkpoint {e} saved" in log for e in range(1, 5))

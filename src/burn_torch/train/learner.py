@@ -230,9 +230,10 @@ class SupervisedTraining:
         train = self.loader_train.to_device(device) if device is not None else self.loader_train
         valid = self.loader_valid.to_device(device.inner()) if device is not None else self.loader_valid
         optimizer, scheduler = learner.optimizer, learner.scheduler
-        checkpointer = (LearningCheckpointer(self._recorder, directory, self._checkpointing)
-                        if self._recorder is not None else None)
         log = ExperimentLog(directory)
+        checkpointer = (LearningCheckpointer(self._recorder, directory, self._checkpointing,
+                                             on_saved=lambda epoch: log.info(f"checkpoint {epoch} saved"))
+                        if self._recorder is not None else None)
         start = 1
         if self._checkpoint is not None:
             if checkpointer is None:
@@ -264,11 +265,14 @@ class SupervisedTraining:
                 last = epoch
                 if checkpointer is not None:
                     checkpointer.save(epoch, model.into_record(), optimizer.to_record(), scheduler.to_record())
-                    log.info(f"checkpoint {epoch} saved")
                 if self._early_stopping is not None and self._early_stopping.should_stop(directory, epoch):
                     log.info(f"early stopping after epoch {epoch}")
                     break
+            if checkpointer is not None:
+                checkpointer.close()   # the last checkpoint is on disk when launch returns
         finally:
+            if checkpointer is not None:
+                checkpointer.close(raise_error=False)   # after an error: wait, keep that error
             loggers.close()
             renderer.close()
         names = {metric_key(m.name): m.name for split in self._metrics.values() for m in split}

@@ -111,12 +111,15 @@ def logged_epochs(directory: Path, split: str) -> list[int]:
     return sorted(int(p.name[6:]) for p in folder.iterdir() if p.name.startswith("epoch-") and p.name[6:].isdigit())
 
 
-def metric_epochs(directory: Path, name: str, split: str) -> dict[int, list[tuple[float, int]]]:
-    """``{epoch: entries}`` of metric ``name`` (looked up by its key) in ``split``; epochs
-    without its log, or with a non-numeric one, are left out."""
+def metric_epochs(directory: Path, name: str, split: str, up_to: int | None = None) -> dict[int, list[tuple[float, int]]]:
+    """``{epoch: entries}`` of metric ``name`` (looked up by its key) in ``split``, for the
+    epochs up to ``up_to`` (all by default); epochs without its log, or with a non-numeric one,
+    are left out."""
     out = {}
     file_name = metric_file_name(name)
     for epoch in logged_epochs(directory, split):
+        if up_to is not None and epoch > up_to:
+            break
         try:
             out[epoch] = read_metric_log(epoch_folder(directory, split, epoch) / file_name)
         except (FileNotFoundError, ValueError):

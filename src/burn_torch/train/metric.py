@@ -103,12 +103,14 @@ class _NumericMetric(Numeric, Metric):
 
 
 class LossMetric(_NumericMetric):
-    """The loss (mean over its elements), one count per iteration, as Burn's ``LossMetric``."""
+    """The loss (mean over its elements, in the loss's dtype, read as a Python float), one
+    count per iteration, as Burn's ``LossMetric``."""
 
     name, input_type = "Loss", LossInput
 
     def update(self, item: LossInput, metadata):
-        return self._entry(item.loss.to_torch().detach().double().mean().item(), 1)
+        loss = item.loss.to_torch()
+        return self._entry(loss.item() if loss.numel() == 1 else loss.mean().item(), 1)
 
 
 class AccuracyMetric(_NumericMetric):
@@ -130,11 +132,13 @@ class AccuracyMetric(_NumericMetric):
         return AccuracyMetric(pad_token)
 
     def update(self, item: AccuracyInput, metadata):
-        outputs, targets = item.outputs.to_torch(), item.targets.to_torch().reshape(-1)
+        outputs, targets = item.outputs.to_torch(), item.targets.to_torch()
+        if targets.dim() != 1:
+            targets = targets.reshape(-1)
         hits = outputs.argmax(1) == targets
         batch_size = targets.numel()
         if self.pad_token is None:
-            return self._entry(100.0 * int(hits.sum()) / batch_size, batch_size)
+            return self._entry(100.0 * hits.sum().item() / batch_size, batch_size)
         keep = targets != self.pad_token
         kept = int(keep.sum())
         accuracy = int((hits & keep).sum()) / kept if kept else math.nan

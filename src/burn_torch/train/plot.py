@@ -68,12 +68,16 @@ def plot_in_background(directory: Path, names: Mapping[str, str], log) -> thread
     def draw() -> None:
         try:
             written = plot_metrics(directory, names=names)
-            if written is not None:
-                log.info(f"metrics plotted in {written.name}")
+            message = None if written is None else f"metrics plotted in {written.name}"
         except ImportError:
-            log.info("matplotlib is not installed: no metrics plot")
+            message = "matplotlib is not installed: no metrics plot"
         except Exception as e:  # a plot never fails a finished training; the log says why
-            log.info(f"the metrics plot failed: {type(e).__name__}: {e}")
+            message = f"the metrics plot failed: {type(e).__name__}: {e}"
+        if message is not None:
+            try:
+                log.info(message)
+            except OSError:
+                pass  # the artifact directory was removed meanwhile: nobody to tell
 
     thread = threading.Thread(target=draw, name="burn_torch metrics plot")
     with _pending_lock:

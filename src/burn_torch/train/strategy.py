@@ -27,8 +27,7 @@ class Split:
 def epoch_values(directory: Path, name: str, split: str, up_to: int) -> dict[int, float]:
     """``{epoch: mean}`` of metric ``name`` in ``split`` for the logged epochs <= ``up_to``
     (the metric found by its name's key, whatever characters the name holds)."""
-    logs = metric_epochs(directory, name, split)
-    return {e: epoch_mean(v) for e, v in sorted(logs.items()) if e <= up_to}
+    return {e: epoch_mean(v) for e, v in metric_epochs(directory, name, split, up_to).items()}
 
 
 def best_epoch(values: dict[int, float], direction: str) -> int | None:
