@@ -12,16 +12,14 @@ values.
 File recorders (``record(record, path)`` writes ``path`` with the recorder's extension,
 atomically and durably; ``load(path, device)``):
 
-=========================== ========== ==============================================
-recorder                    extension  encoding (:mod:`.formats`)
-=========================== ========== ==============================================
-``NamedMpkFileRecorder``    ``.mpk``   MessagePack with field names (Burn's default)
-``NamedMpkGzFileRecorder``  ``.mpk.gz`` the same, gzip-compressed
-``BinFileRecorder``         ``.bin``   compact binary (see below)
-``BinGzFileRecorder``       ``.bin.gz`` the same, gzip-compressed
-``JsonGzFileRecorder``      ``.json.gz`` JSON, gzip-compressed
-``PrettyJsonFileRecorder``  ``.json``  indented JSON (for reading by eye)
-=========================== ========== ==============================================
+| recorder | extension | encoding (`formats`) |
+|---|---|---|
+| `NamedMpkFileRecorder` | `.mpk` | MessagePack with field names (Burn's default) |
+| `NamedMpkGzFileRecorder` | `.mpk.gz` | the same, gzip-compressed |
+| `BinFileRecorder` | `.bin` | compact binary (see below) |
+| `BinGzFileRecorder` | `.bin.gz` | the same, gzip-compressed |
+| `JsonGzFileRecorder` | `.json.gz` | JSON, gzip-compressed |
+| `PrettyJsonFileRecorder` | `.json` | indented JSON (for reading by eye) |
 
 Bytes recorders (``record(record) -> bytes``; ``load(data, device)``): ``BinBytesRecorder``,
 ``NamedMpkBytesRecorder``. Burn's aliases are functions returning a recorder:
@@ -61,8 +59,8 @@ from .formats import JSON, MSGPACK, PRETTY_JSON, Format, FormatError, Gzip
 from .settings import (DoublePrecisionSettings, FullPrecisionSettings, HalfPrecisionSettings,
                        PrecisionSettings)
 
-#: The Burn version whose layout these files follow (written in the metadata, as Burn does).
 BURN_VERSION = "0.21.0"
+"""The Burn version whose layout these files follow (written in the metadata, as Burn does)."""
 
 
 class RecordError(ValueError):

@@ -29,6 +29,10 @@ class MetricMetadata(NamedTuple):
 
 
 class MetricEntry(NamedTuple):
+    """One iteration's value of a metric (Burn's ``MetricEntry``): its ``name``, the text
+    displays show (``formatted``) and the line its log gets (``serialized``, ``"<value>,<count>"``
+    for numeric metrics)."""
+
     name: str
     formatted: str
     serialized: str

@@ -17,15 +17,23 @@ from ..tensor import Tensor
 
 
 class LossInput(NamedTuple):
+    """What :class:`~.metric.LossMetric` reads (Burn's ``LossInput``): the loss tensor."""
+
     loss: Tensor
 
 
 class AccuracyInput(NamedTuple):
+    """What :class:`~.metric.AccuracyMetric` reads (Burn's ``AccuracyInput``): logits
+    ``[batch, classes]`` and Int targets ``[batch]``."""
+
     outputs: Tensor   # [batch, classes]
     targets: Tensor   # [batch] Int
 
 
 class TopKAccuracyInput(NamedTuple):
+    """What :class:`~.metric.TopKAccuracyMetric` reads: logits ``[batch, classes]`` and Int
+    targets ``[batch]``."""
+
     outputs: Tensor
     targets: Tensor
 

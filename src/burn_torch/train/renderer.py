@@ -25,6 +25,8 @@ BLOCKS = "▁▂▃▄▅▆▇█"
 
 
 class TrainingProgress(NamedTuple):
+    """Where a run is, as renderers receive it (Burn's ``TrainingProgress``)."""
+
     split: str             # "train" or "valid"
     epoch: int             # 1-based
     epoch_total: int

@@ -11,15 +11,23 @@ from .metric import Metric
 
 
 class Aggregate:
+    """How an epoch's entries make one value (Burn's ``Aggregate``): ``MEAN``, the
+    count-weighted mean."""
+
     MEAN = "mean"
 
 
 class Direction:
+    """Which way a metric improves (Burn's ``Direction``): ``LOWEST`` (a loss) or ``HIGHEST``
+    (an accuracy)."""
+
     LOWEST = "lowest"
     HIGHEST = "highest"
 
 
 class Split:
+    """Which split's logs a strategy reads (Burn's ``Split``): ``TRAIN`` or ``VALID``."""
+
     TRAIN = "train"
     VALID = "valid"
 
@@ -95,7 +103,11 @@ class StoppingCondition:
 
 
 class EarlyStoppingStrategy:
+    """When to end training before ``num_epochs`` (Burn's ``EarlyStoppingStrategy``): a
+    subclass implements :meth:`should_stop`."""
+
     def should_stop(self, directory: Path, epoch: int) -> bool:
+        """Whether to stop after epoch ``epoch``, whose logs are under ``directory``."""
         raise NotImplementedError
 
 
