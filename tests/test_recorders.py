@@ -175,3 +175,30 @@ def test_bytes_recorders_reject_damaged_bytes_and_other_values():
         NamedMpkBytesRecorder().load(data)
     with pytest.raises(TypeError, match="reads bytes"):
         BinBytesRecorder().load("net.bin")
+
+
+@pytest.mark.parametrize("kind", FILE_RECORDERS, ids=lambda k: k.__name__)
+def test_a_modules_save_file_and_load_file_take_a_recorder_as_burns_do(tmp_path, kind):
+    net = Net(CPU)
+    written = net.save_file(tmp_path / "model", kind())
+    assert written == tmp_path / f"model.{FILE_RECORDERS[kind]}"
+    loaded = Net(CPU.autodiff()).load_file(tmp_path / "model", kind(), CPU)
+    assert ids(loaded) == ids(net) and all(torch.equal(values(loaded)[k], v) for k, v in values(net).items())
+    assert loaded.fc.weight.val().is_require_grad()     # back on the autodiff module's device
+
+
+def test_load_file_without_the_recorder_names_the_call_to_make(tmp_path):
+    Net(CPU).save_file(tmp_path / "model", NamedMpkGzFileRecorder())
+    with pytest.raises(ValueError, match=r"model\.mpk\.gz is a Burn record file.*"
+                                         r"model\.load_file\('.*model', NamedMpkGzFileRecorder\(\), device\)"):
+        Net(CPU).load_file(tmp_path / "model")
+    with pytest.raises(ValueError, match=r"DefaultRecorder\(\)"):
+        Net(CPU).load_file(Net(CPU).save_file(tmp_path / "other", NamedMpkFileRecorder()))
+
+
+def test_save_file_rejects_what_is_not_a_file_recorder(tmp_path):
+    with pytest.raises(TypeError, match="records to bytes"):
+        Net(CPU).save_file(tmp_path / "m", BinBytesRecorder())
+    with pytest.raises(TypeError, match="takes a file recorder"):
+        Net(CPU).save_file(tmp_path / "m", 42)
+    assert Net(CPU).save_file(tmp_path / "m", {"note": "hi"}).suffix == ".safetensors"  # metadata
