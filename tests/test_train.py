@@ -345,3 +345,12 @@ def test_checkpoints_are_on_disk_and_pruned_when_launch_returns(tmp_path):
         ["model-4.mpk", "optim-4.mpk", "scheduler-4.mpk"]
     log = (tmp_path / "experiment.log").read_text()
     assert all(f"checkpoint {e} saved" in log for e in range(1, 5))
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64, torch.bfloat16])
+def test_accuracy_counts_the_first_maximum_as_torch_argmax_does(dtype):
+    from burn_torch.train.metric import _count_hits
+    outputs = torch.tensor([[1.0, 1.0, 0.0], [0.0, 2.0, 2.0], [float("nan"), 1.0, 0.0], [0.5, 0.1, 0.9]]).to(dtype)
+    for targets in ([0, 1, 0, 2], [1, 2, 1, 0]):
+        t = torch.tensor(targets)
+        assert _count_hits(outputs, t) == int((outputs.argmax(1) == t).sum())

@@ -58,17 +58,19 @@ class FileMetricLogger:
     def __init__(self, directory: Path) -> None:
         self.directory = directory
         self._files: dict[tuple[str, str], TextIO] = {}
+        self._folders: set[tuple[str, int]] = set()   # epoch folders made by this logger
 
     def log(self, split: str, epoch: int, name: str, serialized: str) -> None:
         f = self._files.get((split, name))
         if f is None:
             f = self._open(split, epoch, name)
-        f.write(serialized)
-        f.write("\n")
+        f.write(serialized + "\n")
 
     def _open(self, split: str, epoch: int, name: str) -> TextIO:
         folder = epoch_folder(self.directory, split, epoch)
-        folder.mkdir(parents=True, exist_ok=True)
+        if (split, epoch) not in self._folders:
+            folder.mkdir(parents=True, exist_ok=True)
+            self._folders.add((split, epoch))
         f = self._files[(split, name)] = open(folder / metric_file_name(name), "w", encoding="utf-8")
         return f
 
@@ -81,6 +83,7 @@ class FileMetricLogger:
         """Closes ``split``'s logs and removes epoch ``epoch``'s folder (an interrupted epoch)."""
         self.end_epoch(split)
         shutil.rmtree(epoch_folder(self.directory, split, epoch), ignore_errors=True)
+        self._folders.discard((split, epoch))
 
     def close(self) -> None:
         for split in SPLITS:
