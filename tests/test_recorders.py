@@ -202,3 +202,19 @@ def test_save_file_rejects_what_is_not_a_file_recorder(tmp_path):
     with pytest.raises(TypeError, match="takes a file recorder"):
         Net(CPU).save_file(tmp_path / "m", 42)
     assert Net(CPU).save_file(tmp_path / "m", {"note": "hi"}).suffix == ".safetensors"  # metadata
+
+
+def test_a_record_whose_parts_have_the_wrong_types_is_a_record_error():
+    recorder, net = NamedMpkBytesRecorder(), Net(CPU)
+    good = msgpack.unpackb(recorder.record(net))
+    for param in ({"bytes": b"", "shape": [2 ** 62, 8], "dtype": "F32"},   # no such size
+                  {"bytes": b"abc", "shape": [3, 4], "dtype": "F32"},       # 3 bytes for 12 floats
+                  {"bytes": b"", "shape": [0], "dtype": "F99"}):            # no such dtype
+        weight = {**good["item"]["fc"]["weight"], "param": param}
+        damaged = {**good, "item": {**good["item"], "fc": {**good["item"]["fc"], "weight": weight}},
+                   "burn_torch": {}}
+        with pytest.raises(RecordError, match="^the bytes: malformed record"):
+            recorder.load(msgpack.packb(damaged))
+    # a checksum block of the wrong shape is no checksum (as in a file Rust Burn wrote)
+    unchecked = recorder.load(msgpack.packb({**good, "burn_torch": [1, 2]}))
+    assert ids(Net(CPU).load_record(unchecked)) == ids(net)

@@ -96,9 +96,8 @@ class Recorder:
         """``record`` (a Module, ModuleRecord, OptimizerRecord or a mapping of numbers and
         tensors) in this recorder's encoding."""
         item = self._encode(record)
-        digest = hashlib.sha256(MSGPACK.dump(item)).hexdigest()
         return self.encoding.dump({"metadata": self.metadata(), "item": item,
-                                   "burn_torch": {"sha256": digest}})
+                                   "burn_torch": {"sha256": _digest(item)}})
 
     def from_bytes(self, raw: bytes, where: str, device: Device | None = None,
                    record_type: type | None = None):
@@ -112,15 +111,16 @@ class Recorder:
         if not (isinstance(top, dict) and "item" in top and isinstance(top.get("metadata"), dict)):
             raise RecordError(f"{where}: not a Burn record (no metadata and item); nothing was loaded")
         self._check_metadata(where, top["metadata"])
-        digest = (top.get("burn_torch") or {}).get("sha256")
+        extra = top.get("burn_torch")
+        digest = extra.get("sha256") if isinstance(extra, dict) else None
         try:
-            if digest is not None and digest != hashlib.sha256(MSGPACK.dump(top["item"])).hexdigest():
-                raise RecordError(f"{where}: checksum mismatch, the record is corrupt; nothing was loaded")
-            return self._decode(top["item"], device or Device.cpu(), record_type)
-        except (ValueError, TypeError, KeyError) as e:
-            if isinstance(e, RecordError):
-                raise
+            intact = digest is None or digest == _digest(top["item"])
+            record = self._decode(top["item"], device or Device.cpu(), record_type) if intact else None
+        except (ValueError, TypeError, KeyError, OverflowError) as e:
             raise RecordError(f"{where}: malformed record ({e}); nothing was loaded") from None
+        if not intact:
+            raise RecordError(f"{where}: checksum mismatch, the record is corrupt; nothing was loaded")
+        return record
 
     def metadata(self) -> dict[str, str]:
         s = self.settings
@@ -205,6 +205,11 @@ class Recorder:
                                   Tensor.from_data(self._decode_tensor(p["param"]), device))
                 for name, p in params.items()})
         return self._decode_value(item)
+
+
+def _digest(item) -> str:
+    """The SHA-256 of ``item``'s MessagePack encoding: the same for every recorder's format."""
+    return hashlib.sha256(MSGPACK.dump(item)).hexdigest()
 
 
 def _lists(tree: dict):
