@@ -13,8 +13,9 @@ checkpoints, resume, early stopping, live display and final plot.
 Each epoch: the training loader's batches in the order of its seed and the epoch, for each
 ``lr = scheduler.step()``, ``output = model.train_step(batch)`` and an optimizer step (every
 ``k`` batches with ``grads_accumulation(k)``; a partial group at the epoch's end is dropped, as
-Burn does); then validation with ``model.valid().inference_step(batch)``; the epoch's metric
-logs; a checkpoint; the early-stopping check. The random generators (``Device.seed`` and
+Burn does); then validation with ``model.valid().inference_step(batch)``; a checkpoint
+(encoded now, written to disk by a writer thread while training goes on); the early-stopping
+check. Metric entries are appended to their logs as they come. The random generators (``Device.seed`` and
 torch's) are seeded at each epoch's start from the training seed and the epoch, so a run
 resumed with ``.checkpoint(n)`` (a stopped or killed run) trains epochs ``n+1..`` exactly as
 the uninterrupted run: same batches, same dropout masks, same weights, to the bit with a
@@ -215,9 +216,11 @@ class SupervisedTraining:
 
     # ---- the loop ---------------------------------------------------------------------
     def launch(self, learner: Learner) -> LearningResult:
-        """Trains; returns the :class:`LearningResult`. Raises RecordError when the checkpoint
-        to resume from is missing or corrupt (nothing is trained then), TypeError when the
-        model lacks ``train_step`` / ``inference_step``."""
+        """Trains; returns the :class:`LearningResult` once every checkpoint is on disk
+        (``metrics.png`` is drawn after, off the training thread: :func:`~.plot.wait_for_plots`).
+        Raises RecordError when the checkpoint to resume from is missing or corrupt (nothing is
+        trained then), TypeError when the model lacks ``train_step`` / ``inference_step``, and
+        the error of a checkpoint that could not be written (OSError)."""
         if not isinstance(learner, Learner):
             raise TypeError(f"launch takes a Learner, got {type(learner).__name__}")
         for method in ("train_step", "inference_step"):
