@@ -60,15 +60,17 @@ def test_every_training_artifact_gets_the_umasks_mode(tmp_path, umask):
         {str(p.relative_to(tmp_path)): umask for p in files}
 
 
-def test_a_resumed_run_keeps_the_modes_the_user_set_on_its_artifacts(tmp_path, umask):
+def test_a_resumed_run_keeps_the_modes_the_user_set_on_the_artifacts_it_rewrites(tmp_path, umask):
     quiet = PlainRenderer(io.StringIO())
-    job.training(tmp_path, 1).renderer(quiet).plot(False).launch(job.learner())
-    chosen = [tmp_path / "experiment.log", tmp_path / "checkpoint" / "model-1.mpk"]
+    job.training(tmp_path, 2).renderer(quiet).plot(False).launch(job.learner())
+    chosen = [tmp_path / "experiment.log", tmp_path / "checkpoint" / "model-2.mpk",
+              tmp_path / "train" / "epoch-2" / "Loss.log"]
     for path in chosen:
         os.chmod(path, 0o600)
+    before = (tmp_path / "checkpoint" / "model-2.mpk").stat().st_ino
     job.training(tmp_path, 2).checkpoint(1).renderer(quiet).plot(False).launch(job.learner())
-    assert [mode(p) for p in chosen] == [0o600, 0o600]
-    assert mode(tmp_path / "checkpoint" / "model-2.mpk") == umask
+    assert (tmp_path / "checkpoint" / "model-2.mpk").stat().st_ino != before      # written anew
+    assert [mode(p) for p in chosen] == [0o600, 0o600, 0o600]
 
 
 def _module():
