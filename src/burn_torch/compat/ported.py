@@ -18,7 +18,7 @@ import torch
 from ..device import Device
 from .verify import PortReport, verify_port
 
-__all__ = ["pair", "load_definitions", "verify_translation"]
+__all__ = ["pair", "shape", "load_definitions", "verify_translation"]
 
 _KEPT_CALLS = re.compile(r"^(torch\.device|torch\.cuda\.is_available|torch\.accelerator\.\w+|Device(\.\w+)?|"
                          r"\w+(\.\w+)*\.(autodiff|default|cpu|init)|(\w+\.)*\w*Loss(Config)?|"
@@ -34,6 +34,12 @@ def pair(value: int | Sequence[int], n: int = 2) -> list[int]:
     if len(values) != n:
         raise ValueError(f"pair: expected {n} values, got {values}")
     return values
+
+
+def shape(value: int | Sequence[int]) -> list[int]:
+    """Burn's shape argument for torch's one-argument shape (``torch.ones(n)``: an int or a
+    sequence)."""
+    return [value] if isinstance(value, int) else list(value)
 
 
 def _dotted(node: ast.AST) -> str:

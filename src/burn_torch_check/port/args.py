@@ -56,7 +56,8 @@ def pair(node: cst.BaseExpression | None, code: Callable[[cst.CSTNode], str], n:
 
 def sequence(args: Sequence[cst.Arg], code: Callable[[cst.CSTNode], str]) -> str:
     """Burn's one sequence argument for torch's varargs (``view(2, -1)`` → ``[2, -1]``): a
-    single tuple/list/``size()`` argument passes as it is, a ``*shape`` as ``[*shape]``."""
+    single tuple/list/``size()`` argument passes as it is, a ``*shape`` as ``[*shape]``, and a
+    name that may hold an int or a sequence as ``shape(name)`` (a runtime helper)."""
     if len(args) == 1 and not args[0].star:
         value = args[0].value
         if isinstance(value, (cst.Tuple, cst.List)):
@@ -66,7 +67,7 @@ def sequence(args: Sequence[cst.Arg], code: Callable[[cst.CSTNode], str]) -> str
         if isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) \
                 and value.func.attr.value in ("size", "dims") and not value.args:
             return code(value)
-        raise Unsupported("a shape that may be an int or a sequence")
+        return f"shape({code(value)})"  # an int or a sequence: decided at run time
     return "[" + ", ".join(("*" if a.star else "") + code(a.value) for a in args) + "]"
 
 

@@ -85,7 +85,8 @@ class Facts:
             if not (isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self"):
                 continue
             q = self.analysis.qualname(node.value.func) if isinstance(node.value, ast.Call) else None
-            if q == "torch.nn.Parameter":
+            inner = {self.analysis.qualname(c.func) for c in ast.walk(node.value) if isinstance(c, ast.Call)}
+            if q == "torch.nn.Parameter" or "torch.nn.Parameter" in inner:
                 fields[t.attr] = "param"
             elif q == "torch.nn.ModuleDict":
                 fields[t.attr] = "dict"

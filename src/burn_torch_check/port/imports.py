@@ -15,8 +15,8 @@ _SOURCES: tuple[tuple[str, tuple[str, ...]], ...] = (
                           "RmsPropConfig", "SgdConfig", "WeightDecayConfig", "StepLrSchedulerConfig",
                           "ExponentialLrSchedulerConfig", "CosineAnnealingLrSchedulerConfig")),
     ("burn_torch.compat", ("from_torch",)),
-    ("burn_torch.compat.ported", ("pair",)),
-    ("burn_torch.interop.torch_layers", ("Flatten", "Identity", "Sequential", "StackedGru", "StackedLstm")),
+    ("burn_torch.compat.ported", ("pair", "shape")),
+    ("burn_torch.interop.torch_layers", ("Flatten", "Identity", "Sequential", "StackedGru", "StackedLstm", "StackedRnn")),
 )
 
 BURN_NAMES = frozenset(n for _, names in _SOURCES for n in names) | {"DEVICE"}

@@ -35,6 +35,8 @@ LAYERS: dict[str, tuple[str, tuple[str, ...], tuple[str, ...]]] = {
                            ("device", "dtype")),
     "torch.nn.LSTM": ("lstm", RNN, ("device", "dtype")),
     "torch.nn.GRU": ("gru", RNN, ("device", "dtype")),
+    "torch.nn.RNN": ("rnn", ("input_size", "hidden_size", "num_layers", "nonlinearity", "bias", "batch_first",
+                             "dropout", "bidirectional"), ("device", "dtype")),
     "torch.nn.Dropout": ("dropout", ("p", "inplace"), ("inplace",)),
     "torch.nn.ReLU": ("activation_layer", ("inplace",), ("inplace",)),
     "torch.nn.Sigmoid": ("activation_layer", (), ()),
@@ -128,7 +130,13 @@ def layer_fields(qualname: str, call: cst.Call, code: Code) -> tuple[str, dict[s
     elif row_id == "embedding":
         if "padding_idx" in bound or "max_norm" in bound:
             raise Unsupported("padding_idx/max_norm (no Burn counterpart)")
-    elif row_id in ("lstm", "gru"):
+    elif row_id in ("lstm", "gru", "rnn"):
+        if row_id == "rnn":
+            activation = literal(node("nonlinearity"))
+            if activation not in (..., "tanh", "relu"):
+                raise Unsupported(f"nonlinearity={bound['nonlinearity']}")
+            f["activation"] = "nn.ActivationConfig.relu()" if activation == "relu" else None
+            f.pop("nonlinearity", None)
         direction = literal(node("bidirectional"))
         if "bidirectional" in bound and not (direction is False or (direction is True and row_id == "lstm")):
             raise Unsupported(f"bidirectional={bound['bidirectional']}")

@@ -142,6 +142,17 @@ ROWS: tuple[Row, ...] = (
            "StackedGru([nn.GruConfig({input_size} if k == 0 else {hidden_size}, {hidden_size}, {bias})"
            ".init(" + _DEV + ") for k in range({num_layers})], {dropout}, batch_first=True)", "lstm",
            entry="gru_forward_returns_output"),
+    _layer("rnn", "nn.RNN(in, hidden, num_layers, nonlinearity, bias, batch_first, dropout)",
+           "StackedRnn([nn.RnnConfig({input_size} if k == 0 else {hidden_size}, {hidden_size}, {bias})"
+           ".with_batch_first({batch_first})<?.with_hidden_activation({activation})?>.init(" + _DEV + ") "
+           "for k in range({num_layers})], {dropout}, batch_first={batch_first})",
+           "self.rnn = nn.RNN(4, 3, nonlinearity='relu')",
+           "self.rnn = StackedRnn([nn.RnnConfig(4 if k == 0 else 3, 3, True).with_batch_first(False)"
+           ".with_hidden_activation(nn.ActivationConfig.relu()).init(device) for k in range(1)], 0.0, "
+           "batch_first=False)",
+           "StackedRnn([nn.RnnConfig({input_size} if k == 0 else {hidden_size}, {hidden_size}, {bias})"
+           ".with_batch_first({batch_first}).init(" + _DEV + ") for k in range({num_layers})], {dropout}, "
+           "batch_first={batch_first})", "lstm", entry="lstm_config_bias_argument"),
     _layer("dropout", "nn.Dropout(p=0.5)", "nn.DropoutConfig({p}).init()",
            "self.drop = nn.Dropout()", "self.drop = nn.DropoutConfig(0.5).init()",
            None, ""),
@@ -193,6 +204,13 @@ ROWS: tuple[Row, ...] = (
         example="self.register_buffer('shift', torch.zeros(4))",
         expected="self.shift = Param(Tensor.zeros([4], device), require_grad=False)",
         mutant=None),
+    _left("weight_tying", "module", "weight_tying", "self.a.weight = self.b.weight",
+          "a Param reachable at two paths makes from_grads and optimizer steps raise: keep one Param "
+          "and use it twice (x.matmul(param.val().transpose()))",
+          "self.decoder.weight = self.encoder.weight"),
+    _left("torch_subclass", "module", "module_constructor_arguments", "class M(nn.Transformer): ...",
+          "a subclass of a torch layer other than nn.Module keeps torch's forward: derive from Module "
+          "and hold the layer as a field"),
     _left("init_functions", "module", "module_apply_init", "nn.init.*_(...) / module.apply(fn)",
           "in-place initialisation has no counterpart: set the layer's initializer "
           "(XxxConfig(...).with_initializer(...)) or load the torch weights",
@@ -248,6 +266,8 @@ ROWS: tuple[Row, ...] = (
          "y = x ** 2", "y = x.powi_scalar(2)", "{x}.{method}(1)"),
     _fwd("unary_function", "renamed_methods", "torch.exp(x) / torch.log / torch.sqrt / torch.abs ...",
          "{input}.{method}()", "y = torch.exp(x)", "y = x.exp()", "{input}.log()"),
+    _fwd("tril", "renamed_methods", "torch.tril(x, diagonal=0) / torch.triu", "{x}.{method}({diagonal})",
+         "y = torch.triu(x, diagonal=1)", "y = x.triu(1)", "{x}.{method}(0)"),
     _fwd("item", "renamed_methods", "x.item()", "{x}.into_scalar()", "v = x.sum().item()",
          "v = x.sum().into_scalar()", None),
     _fwd("data", "tensor_data", "x.data", "{x}.detach()", "y = x.data", "y = x.detach()", None),

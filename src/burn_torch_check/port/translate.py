@@ -86,6 +86,7 @@ class _Frame:
     cls: str | None = None  # the module class whose body (or method) this is
     device: str = "DEVICE"
     converted: set = field(default_factory=set)
+    modules: set = field(default_factory=set)  # names bound to modules (loop variables over ModuleLists)
     in_init: bool = False
 
 
@@ -104,6 +105,8 @@ class _Rewriter(cst.CSTTransformer):
                         if alias in BURN_NAMES and (q.split(".")[0] == "torch")}
         self.scheduler_optimizer = self._scheduler_optimizers()
         self._in_import = 0
+        self._callees: set[cst.CSTNode] = set()
+        self._pending_conversion = None
 
     # ============================================================ plumbing ====
     def code(self, node: cst.CSTNode) -> str:
@@ -184,7 +187,7 @@ class _Rewriter(cst.CSTTransformer):
 
     def leave_place(self, node: cst.CSTNode, exc: Left) -> None:
         row = self.table.get(exc.row) if exc.row else None
-        why = exc.why or (row.left if row else "")
+        why = exc.why or (row.left if row else "") or (f"{row.torch}: not translatable here" if row else "")
         code = row.code if row is not None else ""
         self.events.append(Event(self.line(node), "left", exc.row, why, code))
 
@@ -199,21 +202,19 @@ class _Rewriter(cst.CSTTransformer):
         if frame.cls is None:
             return updated
         bases = []
-        for base in updated.bases:
-            q = self.qual(self._original_base(original, base))
+        for before, base in zip(original.bases, updated.bases):
+            q = self.qual(before.value)
             if q in ("torch.nn.Module", "torch.nn.modules.module.Module"):
                 base = base.with_changes(value=cst.Name("Module"))
                 self.rendered.append("Module")
                 self.events.append(Event(self.line(original), "translated", "own_module"))
+            elif q is not None and q.startswith("torch."):
+                self.leave_place(original, Left("torch_subclass"))
             bases.append(base)
-        return updated.with_changes(bases=bases)
-
-    @staticmethod
-    def _original_base(original: cst.ClassDef, updated_base: cst.Arg) -> cst.BaseExpression:
-        for b in original.bases:
-            if b.deep_equals(updated_base) or True:
-                return b.value
-        return updated_base.value  # pragma: no cover
+        updated = updated.with_changes(bases=bases)
+        line = self.line(original)
+        marks = self._marks(line, line)
+        return updated.with_changes(leading_lines=[*updated.leading_lines, *marks]) if marks else updated
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         ast_fn = self._ast_function(node)
@@ -284,9 +285,12 @@ class _Rewriter(cst.CSTTransformer):
     def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute) -> cst.BaseExpression:
         name = original.attr.value
         value = original.value
+        if updated.attr.value != name:  # an attribute named like a renamed import (torch.nn)
+            updated = updated.with_changes(attr=original.attr)
         # self.<param> read in an expression: its value
         if isinstance(value, cst.Name) and value.value == "self" and self.frame.cls \
-                and self.facts.field(self.frame.cls, name) == "param" and not self._is_target(original):
+                and self.facts.field(self.frame.cls, name) == "param" and not self._is_target(original) \
+                and not self._identity_test(original):
             return self._expr(original, "param_value", {"param": self.code(updated)})
         # self.<ModuleDict>.key
         if isinstance(value, cst.Attribute) and isinstance(value.value, cst.Name) and value.value.value == "self" \
@@ -312,10 +316,14 @@ class _Rewriter(cst.CSTTransformer):
     def _called(self, attr: cst.Attribute) -> bool:
         return attr in self._callees
 
-    _callees: set = set()
-
     def visit_Call(self, node: cst.Call) -> None:
-        self._callees = self._callees | {node.func}
+        self._callees.add(node.func)
+
+    def _identity_test(self, node: cst.CSTNode) -> bool:
+        """Whether ``node`` is an operand of ``is``/``is not`` (``self.bias is not None``)."""
+        found = self.ast_of(node)
+        parent = self.facts.analysis.parent.get(found) if found is not None else None
+        return isinstance(parent, ast.Compare) and all(isinstance(op, (ast.Is, ast.IsNot)) for op in parent.ops)
 
     def _is_target(self, node: cst.CSTNode) -> bool:
         found = self.ast_of(node)
@@ -327,6 +335,13 @@ class _Rewriter(cst.CSTTransformer):
             return True
         return k == UNKNOWN and self.frame.cls is not None and not (
             isinstance(node, cst.Name) and node.value == "self")
+
+    def recv(self, node: cst.BaseExpression) -> str:
+        """``node``'s source as a method receiver: parenthesized unless it is an atom."""
+        text = self.code(node)
+        compound = (cst.BinaryOperation, cst.UnaryOperation, cst.Comparison, cst.BooleanOperation, cst.IfExp,
+                    cst.Lambda)
+        return f"({text})" if isinstance(node, compound) and not node.lpar else text
 
     def _expr(self, node: cst.CSTNode, row_id: str, fields: Mapping[str, str | None]) -> cst.BaseExpression:
         return cst.parse_expression(self.emit(node, row_id, fields))
@@ -357,7 +372,7 @@ class _Rewriter(cst.CSTTransformer):
             return self._qualified(q, original, updated)
         func = original.func
         if isinstance(func, cst.Name) and func.value not in self.facts.module_classes \
-                and self.facts.is_module_kind(self.kind(func)):
+                and (self.facts.is_module_kind(self.kind(func)) or func.value in self.frame.modules):
             return self._module_call(original, updated, "module")
         if isinstance(func, cst.Name):
             return self._name_call(original, updated)
@@ -407,11 +422,14 @@ class _Rewriter(cst.CSTTransformer):
         cls = self.facts.analysis.classes.get(self.frame.cls or "")
         if cls is None:
             return None
+        found = None
         for node in ast.walk(cls):
             if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Attribute) \
                     and node.targets[0].attr == func.attr.value and isinstance(node.value, ast.Call):
-                return self.facts.analysis.qualname(node.value.func)
-        return None
+                q = self.facts.analysis.qualname(node.value.func)
+                if q in ("torch.nn.LSTM", "torch.nn.GRU", "torch.nn.RNN") or found is None:
+                    found = q if q in ("torch.nn.LSTM", "torch.nn.GRU", "torch.nn.RNN") else found or q
+        return found
 
     def _check_recurrent_use(self, original: cst.Call) -> None:
         node = self.ast_of(original)
@@ -482,7 +500,8 @@ class _Rewriter(cst.CSTTransformer):
             if method in ("parameters", "named_parameters"):
                 raise Left(None, "modules have no parameters(): params() / named_params() list Params")
             if method in ("state_dict", "load_state_dict"):
-                raise Left("save")
+                raise Left("load", "modules have no state_dict(): save with model.save_file(path), "
+                                   "convert with to_torch_state_dict / load_torch_state_dict")
             if method in ("apply",):
                 raise Left("init_functions")
             return None
@@ -588,7 +607,10 @@ class _Rewriter(cst.CSTTransformer):
             return self._expr(original, "cast", {"x": x, "method": f"int().{method}"})
         if method in _SAME_METHODS:
             return None
-        if method in ("numpy", "tolist", "cpu", "new_zeros", "new_ones", "type_as", "expand_as",
+        if method in ("new_zeros", "new_ones"):
+            return self._expr(original, "creation", {"function": method[4:],
+                                                     "args": f"{sequence(a, code)}, {x}.device()"})
+        if method in ("numpy", "tolist", "cpu", "type_as", "expand_as",
                       "index_select", "gather", "scatter", "masked_select", "nonzero", "topk", "sort"):
             raise Left("topk" if method == "topk" else None, f"tensor method {method}() has no table row")
         return None
@@ -731,39 +753,47 @@ class _Rewriter(cst.CSTTransformer):
                                                 "tensors": f["tensors"], "dim": f.get("dim", "0")})
         if q == "torch.flatten":
             f = bind(updated, ("input", "start_dim", "end_dim"), code)
-            return self._expr(original, "flatten", {"x": f["input"], "start_dim": f.get("start_dim", "0"),
+            return self._expr(original, "flatten", {"x": self.recv(updated.args[0].value),
+                                                    "start_dim": f.get("start_dim", "0"),
                                                     "end_dim": f.get("end_dim", "-1")})
         if q in ("torch.matmul", "torch.bmm", "torch.mm"):
             f = bind(updated, ("input", "other"), code)
             if "other" not in f:
                 f = bind(updated, ("input", "mat2"), code)
                 f["other"] = f.pop("mat2")
+            f["input"] = self.recv(updated.args[0].value)
             return self._expr(original, "matmul", f)
         if q == "torch.pow":
-            return self._pow(original, code(updated.args[0].value), updated.args[1].value)
+            return self._pow(original, self.recv(updated.args[0].value), updated.args[1].value)
         if fn in _UNARY and q == f"torch.{fn}":
-            return self._expr(original, "unary_function", {"input": code(updated.args[0].value), "method": fn})
+            return self._expr(original, "unary_function", {"input": self.recv(updated.args[0].value), "method": fn})
+        if q in ("torch.tril", "torch.triu"):
+            f = bind(updated, ("input", "diagonal"), code)
+            return self._expr(original, "tril", {"x": self.recv(updated.args[0].value), "method": fn,
+                                                 "diagonal": f.get("diagonal", "0")})
         if q in ("torch.sum", "torch.mean") and len(updated.args) > 1:
-            x = code(updated.args[0].value)
+            x = self.recv(updated.args[0].value)
             inner = updated.with_changes(args=updated.args[1:])
             return self._reduction(original, inner, fn, x)
         if q in ("torch.sum", "torch.mean", "torch.max", "torch.min") and len(updated.args) == 1:
-            return self._expr(original, "unary_function", {"input": code(updated.args[0].value), "method": fn})
+            return self._expr(original, "unary_function", {"input": self.recv(updated.args[0].value), "method": fn})
         if q in ("torch.max", "torch.min"):
             raise Left("max_dim", "max(x, dim) returns (values, indices) with the dim removed: unpack it "
                                   "as values, indices = ... to translate")
         if q in ("torch.argmax", "torch.argmin"):
-            x = code(updated.args[0].value)
+            x = self.recv(updated.args[0].value)
             inner = updated.with_changes(args=updated.args[1:])
             return self._tensor_method(original, inner.with_changes(
                 func=cst.Attribute(cst.parse_expression(x), cst.Name(fn))), fn)
         if q == "torch.where" and len(updated.args) == 3:
             f = bind(updated, ("condition", "input", "other"), code)
+            f["other"] = self.recv(arg_node(updated, ("condition", "input", "other"), "other"))
             return self._expr(original, "where", f)
         if fn in _CREATION and q == f"torch.{fn}":
             return self._creation(original, updated, fn)
         if q in ("torch.zeros_like", "torch.ones_like", "torch.randn_like", "torch.rand_like"):
             f = bind(updated, ("input",), code, ("device",))
+            f["input"] = self.recv(updated.args[0].value)
             if fn in ("randn_like", "rand_like"):
                 dist = "Distribution.normal(0.0, 1.0)" if fn == "randn_like" else "Distribution.default()"
                 return self._expr(original, "like", {"x": f["input"], "method": "random_like", "extra": dist})
@@ -844,7 +874,7 @@ class _Rewriter(cst.CSTTransformer):
             return updated
         if not self._strict_tensor(original.left):
             return updated
-        result = self._compare(original, self.code(updated.left), updated.comparisons[0].comparator, method)
+        result = self._compare(original, self.recv(updated.left), updated.comparisons[0].comparator, method)
         return result.with_changes(lpar=updated.lpar, rpar=updated.rpar) if hasattr(result, "lpar") else result
 
     def _strict_tensor(self, node) -> bool:
@@ -877,6 +907,8 @@ class _Rewriter(cst.CSTTransformer):
 
     # ============================================================ statements ====
     def visit_For(self, node: cst.For) -> None:
+        if self.frame.cls is not None and isinstance(node.target, cst.Name) and self._module_container(node.iter):
+            self.frame.modules.add(node.target.value)
         iterable = node.iter
         if isinstance(iterable, cst.Call) and isinstance(iterable.func, cst.Name) \
                 and iterable.func.value == "enumerate" and iterable.args:
@@ -894,7 +926,14 @@ class _Rewriter(cst.CSTTransformer):
 
     _pending_conversion = None
 
+    def _module_container(self, node: cst.BaseExpression) -> bool:
+        """Whether ``node`` is a ModuleList/ModuleDict field (or an entry of a ModuleDict field)."""
+        if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == "self":
+            return self.facts.field(self.frame.cls, node.attr.value) in ("list", "dict")
+        return isinstance(node, cst.Attribute) and self._module_container(node.value)
+
     def leave_For(self, original: cst.For, updated: cst.For) -> cst.For:
+        updated = self._compound_marks(original, updated)
         pending = self._pending_conversion
         if pending is None or pending[0] is not original:
             return updated
@@ -931,6 +970,12 @@ class _Rewriter(cst.CSTTransformer):
                 replaced = True
                 lines.extend(out)
         first, last = self.line(original), self.get_metadata(PositionProvider, original).end.line
+        statements = [cst.parse_statement(t + "\n") for t in lines] if replaced else [updated]
+        if not any(e.kind == "left" and first <= e.line <= last for e in self.events):
+            leftover = next(filter(None, map(self._torch_left_in, statements)), None)
+            if leftover:
+                self.events.append(Event(first, "left", None, f"{leftover} stays torch: it has no row in "
+                                                              "the mapping table"))
         marks = self._marks(first, last)
         if not replaced:
             if marks:
@@ -940,11 +985,36 @@ class _Rewriter(cst.CSTTransformer):
             if marks:
                 return updated.with_changes(leading_lines=[*updated.leading_lines, *marks])
             return cst.RemovalSentinel.REMOVE
-        statements = [cst.parse_statement(t + "\n") for t in lines]
         head = statements[0].with_changes(leading_lines=[*updated.leading_lines, *marks])
         if updated.trailing_whitespace.comment is not None and isinstance(head, cst.SimpleStatementLine):
             head = head.with_changes(trailing_whitespace=updated.trailing_whitespace)
         return cst.FlattenSentinel([head, *statements[1:]])
+
+    def _torch_left_in(self, updated: cst.CSTNode) -> str | None:
+        """The first torch name (``torch.nn.init.normal_``) the translated statement still uses
+        that is not torch-side code a port keeps (data loading, ``no_grad``, seeding...)."""
+        roots = {self.renamed.get(alias, alias): q for alias, q in self.facts.imports.items()
+                 if q.split(".")[0] == "torch"}
+        found: list[str] = []
+
+        class Finder(cst.CSTVisitor):
+            def visit_Attribute(self, node: cst.Attribute) -> bool:
+                parts, base = [], node
+                while isinstance(base, cst.Attribute):
+                    parts.append(base.attr.value)
+                    base = base.value
+                if isinstance(base, cst.Name) and base.value in roots:
+                    q = ".".join([roots[base.value], *reversed(parts)])
+                    if not (q.startswith(_KEEP_TORCH) or q.startswith("torch.optim")):
+                        found.append(q)
+                return False  # the outermost chain only
+
+            def visit_Name(self, node: cst.Name) -> None:
+                if roots.get(node.value) in ("torch.nn", "torch.nn.functional"):
+                    found.append(roots[node.value])  # the module itself, passed around (getattr(nn, name))
+
+        updated.visit(Finder())
+        return found[0] if found else None
 
     def _marks(self, first: int, last: int) -> list[cst.EmptyLine]:
         marks = []
@@ -1051,6 +1121,11 @@ class _Rewriter(cst.CSTTransformer):
         value = orig.value
         if isinstance(target, cst.Subscript) and self._strict_tensor(target.value):
             raise Left("slice", "x[i] = y writes in place: x = x.slice_assign(ranges, y)")
+        if isinstance(target, cst.Attribute) and target.attr.value in ("weight", "bias") \
+                and not (isinstance(target.value, cst.Name) and target.value.value == "self") and self.frame.cls:
+            raise Left("weight_tying", None if self._parameter_of_layer(value) else
+                       "replacing a layer's parameter in place: build the layer with the value, or keep "
+                       "the value as a Param of this module")
         if isinstance(target, cst.Name | cst.Tuple) and self.code(target) == self.code(upd.value):
             self.events.append(Event(self.line(orig), "translated", "batch_from_torch"))
             return []  # x = x.to(device) on a batch already converted
@@ -1087,6 +1162,10 @@ class _Rewriter(cst.CSTTransformer):
                 return [self.emit(orig, "max_dim", {"targets": ", ".join(kept), "x": self.code(source),
                                                     "method": method, "dim": self.code(dim)})]
         return None
+
+    @staticmethod
+    def _parameter_of_layer(value: cst.BaseExpression) -> bool:
+        return isinstance(value, cst.Attribute) and value.attr.value in ("weight", "bias")
 
     def _optimizer(self, orig, call: cst.Call, name: str) -> list[str]:
         q = self.qual(call.func)
