@@ -107,6 +107,8 @@ class _Rewriter(cst.CSTTransformer):
         self._in_import = 0
         self._callees: set[cst.CSTNode] = set()
         self._pending_conversion = None
+        self._carry: list[cst.EmptyLine] = []  # comments of a removed statement, for the next one
+        self._lead: dict[cst.CSTNode, list[cst.EmptyLine]] = {}
 
     # ============================================================ plumbing ====
     def code(self, node: cst.CSTNode) -> str:
@@ -190,6 +192,30 @@ class _Rewriter(cst.CSTTransformer):
         why = exc.why or (row.left if row else "") or (f"{row.torch}: not translatable here" if row else "")
         code = row.code if row is not None else ""
         self.events.append(Event(self.line(node), "left", exc.row, why, code))
+
+    # ============================================================ comments of removed lines ====
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        if self._carry and isinstance(node, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
+            self._lead[node], self._carry = self._carry, []
+        return super().on_visit(node)
+
+    def on_leave(self, original: cst.CSTNode, updated: cst.CSTNode):
+        result = super().on_leave(original, updated)
+        carried = self._lead.pop(original, None)
+        if not carried:
+            return result
+        if isinstance(result, cst.FlattenSentinel):
+            head, *rest = result.nodes
+            return cst.FlattenSentinel([head.with_changes(leading_lines=[*carried, *head.leading_lines]), *rest])
+        if isinstance(result, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
+            return result.with_changes(leading_lines=[*carried, *result.leading_lines])
+        self._carry = carried + self._carry  # removed too: the next statement takes them
+        return result
+
+    def leave_Module(self, original: cst.Module, updated: cst.Module) -> cst.Module:
+        if self._carry:
+            updated = updated.with_changes(footer=[*self._carry, *updated.footer])
+        return updated
 
     # ============================================================ scopes ====
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
@@ -463,8 +489,9 @@ class _Rewriter(cst.CSTTransformer):
     def _name_call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression | None:
         name = original.func.value
         if name in self.facts.module_classes:
-            if any(a.keyword is not None and a.keyword.value == "device" for a in original.args):
-                return None
+            if any(a.keyword is not None and a.keyword.value == "device" for a in original.args) \
+                    or self.device_at(original) == "DEVICE":
+                return None  # the port's classes default to DEVICE
             args = [self.code(a).rstrip().rstrip(",") for a in updated.args]
             return self._expr(original, "own_module", {"call": f"{name}({', '.join([*args, 'device=' + self.frame.device])})"})
         effects = self.facts.effects.get(name)
@@ -499,6 +526,8 @@ class _Rewriter(cst.CSTTransformer):
                 return None
             if method in ("parameters", "named_parameters"):
                 raise Left(None, "modules have no parameters(): params() / named_params() list Params")
+            if method == "load_state_dict" and self._statement_call(original):
+                return None  # the statement rule translates it
             if method in ("state_dict", "load_state_dict"):
                 raise Left("load", "modules have no state_dict(): save with model.save_file(path), "
                                    "convert with to_torch_state_dict / load_torch_state_dict")
@@ -508,6 +537,18 @@ class _Rewriter(cst.CSTTransformer):
         if method in ("state_dict", "load_state_dict", "param_groups", "add_param_group", "get_last_lr"):
             raise Left("optimizer_state")
         return None
+
+    def _statement_call(self, original: cst.Call) -> bool:
+        """Whether ``original`` is a whole expression statement."""
+        node = self.ast_of(original)
+        return isinstance(self.facts.analysis.parent.get(node), ast.Expr)
+
+    def _unpacked_pair(self, original: cst.Call) -> bool:
+        """Whether ``original`` is the value of ``a, b = ...`` (the statement rule's case)."""
+        node = self.ast_of(original)
+        parent = self.facts.analysis.parent.get(node)
+        return isinstance(parent, ast.Assign) and isinstance(parent.targets[0], ast.Tuple) \
+            and len(parent.targets[0].elts) == 2
 
     def _argument_of_handled_call(self, original: cst.Call) -> bool:
         """Whether ``original`` is an argument of a call a statement rule translates as a whole
@@ -541,7 +582,8 @@ class _Rewriter(cst.CSTTransformer):
         if method == "unsqueeze":
             return self._expr(original, "unsqueeze", {"x": x, "dim": bind(updated, ("dim",), code)["dim"]})
         if method == "squeeze":
-            return self._expr(original, "squeeze", {"x": x, **bind(updated, ("dim",), code)})
+            f = bind(updated, ("dim",), code)
+            return self._expr(original, "squeeze", {"x": x, "method": "squeeze_dim" if f else "squeeze", **f})
         if method in ("sum", "mean") and a:
             return self._reduction(original, updated, method, x)
         if method in ("argmax", "argmin"):
@@ -554,6 +596,8 @@ class _Rewriter(cst.CSTTransformer):
             return self._expr(original, "argmax", {"x": x, "method": method, "dim": f["dim"],
                                                    "squeeze": None if keep else f["dim"]})
         if method in ("max", "min") and a:
+            if self._unpacked_pair(original):
+                return None  # the statement rule translates it
             raise Left("max_dim", "max(dim) returns (values, indices) with the dim removed: unpack it "
                                   "as values, indices = ... to translate")
         if method in ("split", "chunk"):
@@ -612,7 +656,9 @@ class _Rewriter(cst.CSTTransformer):
                                                      "args": f"{sequence(a, code)}, {x}.device()"})
         if method in ("numpy", "tolist", "cpu", "type_as", "expand_as",
                       "index_select", "gather", "scatter", "masked_select", "nonzero", "topk", "sort"):
-            raise Left("topk" if method == "topk" else None, f"tensor method {method}() has no table row")
+            if method == "topk":
+                raise Left("topk")
+            raise Left(None, f"tensor method {method}() has no table row")
         return None
 
     def _is_comparison(self, node: cst.BaseExpression) -> bool:
@@ -725,7 +771,10 @@ class _Rewriter(cst.CSTTransformer):
                     literal(arg_node(updated, names, "reduction")) not in (..., "mean"):
                 raise Left("loss_reduction")
             row_id = "cross_entropy" if fn == "cross_entropy" else "nll_loss"
-            if row_id == "nll_loss" and not self.facts.log_softmax_outputs:
+            first = original.args[0].value if original.args else None
+            on_log_softmax = isinstance(first, cst.Call) and self.qual(first.func) in (
+                "torch.nn.functional.log_softmax", "torch.log_softmax")
+            if row_id == "nll_loss" and not (self.facts.log_softmax_outputs or on_log_softmax):
                 raise Left("nll_loss", "nll_loss on values that are not log_softmax outputs: no Burn loss computes it")
             return self._expr(original, row_id, {"label_smoothing": f.get("label_smoothing"),
                                                  "args": f"{f['input']}, {f['target']}"})
@@ -737,8 +786,8 @@ class _Rewriter(cst.CSTTransformer):
             reduction = literal(arg_node(updated, names, "reduction"))
             if reduction not in (..., "mean", "sum"):
                 raise Left("loss_reduction")
-            return self._expr(original, "mse_loss", {"args": f"{f['input']}, {f['target']}",
-                                                     "reduction": None if reduction in (..., "mean") else "SUM"})
+            extra = "" if reduction in (..., "mean") else ", nn.Reduction.SUM"
+            return self._expr(original, "mse_loss", {"args": f"{f['input']}, {f['target']}{extra}"})
         if q in ("torch.nn.functional.binary_cross_entropy", "torch.nn.functional.binary_cross_entropy_with_logits"):
             names = ("input", "target", "weight", "size_average", "reduce", "reduction", "pos_weight")
             f = bind(updated, names, code)
@@ -778,6 +827,8 @@ class _Rewriter(cst.CSTTransformer):
         if q in ("torch.sum", "torch.mean", "torch.max", "torch.min") and len(updated.args) == 1:
             return self._expr(original, "unary_function", {"input": self.recv(updated.args[0].value), "method": fn})
         if q in ("torch.max", "torch.min"):
+            if self._unpacked_pair(original):
+                return None  # the statement rule translates it
             raise Left("max_dim", "max(x, dim) returns (values, indices) with the dim removed: unpack it "
                                   "as values, indices = ... to translate")
         if q in ("torch.argmax", "torch.argmin"):
@@ -938,6 +989,8 @@ class _Rewriter(cst.CSTTransformer):
         if pending is None or pending[0] is not original:
             return updated
         self._pending_conversion = None
+        self._carry: list[cst.EmptyLine] = []  # comments of a removed statement, for the next one
+        self._lead: dict[cst.CSTNode, list[cst.EmptyLine]] = {}
         names = pending[1]
         device = self.frame.device
         conversions = ", ".join(f"from_torch({n}, {device})" for n in names)
@@ -984,6 +1037,7 @@ class _Rewriter(cst.CSTTransformer):
         if not lines:
             if marks:
                 return updated.with_changes(leading_lines=[*updated.leading_lines, *marks])
+            self._carry.extend(l for l in updated.leading_lines if l.comment is not None)
             return cst.RemovalSentinel.REMOVE
         head = statements[0].with_changes(leading_lines=[*updated.leading_lines, *marks])
         if updated.trailing_whitespace.comment is not None and isinstance(head, cst.SimpleStatementLine):
