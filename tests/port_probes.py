@@ -74,3 +74,154 @@ def marked(code: str) -> str:
     lines = [l for l in textwrap.dedent(inside).strip("\n").splitlines()
              if not l.strip().startswith("#")]
     return "\n".join(l.rstrip() for l in lines).strip()
+
+
+# ------------------------------------------------------------------------ mutation probes ----
+#: probe → (the model program, with {example}; the input batch expression, evaluated with torch)
+PROBE_MODELS: dict[str, tuple[str, str]] = {
+    "dense": ("""
+class M(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(4, 4)
+
+    def forward(self, x):
+        x = self.fc(x)
+        {example}
+        return y
+""", "torch.randn(2, 3, 4, generator=generator)"),
+    "index": ("""
+class M(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(4, 4)
+
+    def forward(self, x):
+        x = self.fc(x)
+        {example}
+        return y.float() + x.mean()
+""", "torch.randn(2, 3, 4, generator=generator)"),
+    "parameter": ("""
+class M(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(4, 4)
+        self.scale = nn.Parameter(torch.rand(4) + 0.5)
+
+    def forward(self, x):
+        x = self.fc(x)
+        {example}
+        return y
+""", "torch.randn(2, 4, generator=generator)"),
+    "image": ("""
+class M(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(1, 2, 3, padding=1)
+
+    def forward(self, x):
+        x = self.conv(x)
+        {example}
+        return y
+""", "torch.randn(2, 1, 8, 8, generator=generator)"),
+}
+
+#: probe → (the input batch expression, the forward body) for a layer row: the example defines
+#: the layer as ``self.<field>`` in ``__init__``
+LAYER_PROBES: dict[str, tuple[str, str, str]] = {
+    "linear": ("torch.randn(2, 4, generator=generator)", "nn.Linear(4, 4)", "return self.{field}(self.pre(x))"),
+    "conv1d": ("torch.randn(2, 2, 8, generator=generator)", "nn.Conv1d(2, 2, 1)", "return self.{field}(self.pre(x))"),
+    "conv2d": ("torch.randn(2, 1, 8, 8, generator=generator)", "nn.Conv2d(1, 1, 1)",
+               "return self.{field}(self.pre(x))"),
+    "image4": ("torch.randn(2, 4, 5, 5, generator=generator)", "nn.Conv2d(4, 4, 1)",
+               "return self.{field}(self.pre(x))"),
+    "embedding": ("torch.randint(0, 10, (2, 3), generator=generator)", "nn.Identity()", "return self.{field}(x)"),
+    "lstm": ("torch.randn(5, 2, 4, generator=generator)", "nn.Identity()",
+             "out, _ = self.{field}(x)\n        return out"),
+    "sequential": ("torch.randn(2, 4, generator=generator)", "nn.Identity()", "return self.{field}(x)"),
+    "module_list": ("torch.randn(2, 4, generator=generator)", "nn.Identity()",
+                    "for block in self.{field}:\n            x = block(x)\n        return x"),
+    "scale": ("torch.randn(2, 4, generator=generator)", "nn.Linear(4, 4)", "return self.pre(x) * self.{field}"),
+}
+
+LAYER_MODEL = """
+class M(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.pre = {pre}
+        {example}
+
+    def forward(self, x):
+        {forward}
+"""
+
+LOSS_PROGRAM = """
+class M(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(4, 3)
+
+    def forward(self, x):
+        return self.fc(x)
+
+
+def loss_fn(x, t):
+    {example}
+    return loss
+"""
+
+OPTIMIZER_PROGRAM = """
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(4, 2)
+
+    def forward(self, x):
+        return self.fc(x)
+
+
+model = Net()
+{example}
+"""
+
+#: The training probe: a loop over three batches with SGD and a step schedule. The translated
+#: loop must end with the weights torch's loop ends with.
+TRAINING_SETUP = """
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(4, 2)
+
+    def forward(self, x):
+        return self.fc(x)
+
+
+model = Net()
+optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+scheduler = StepLR(optimizer, step_size=1, gamma=0.5)
+criterion = nn.MSELoss()
+"""
+
+TRAINING_LOOP = """
+for x, y in train_loader:
+    optimizer.zero_grad()
+    loss = criterion(model(x), y)
+    loss.backward()
+    optimizer.step()
+    scheduler.step()
+"""
+
+
+def layer_field(example: str) -> str:
+    return example.split("=", 1)[0].strip().removeprefix("self.")
+
+
+def probe_program(row) -> tuple[str, str]:
+    """(the torch program, the input batch expression) that exercises ``row``."""
+    if row.probe in PROBE_MODELS:
+        body, inputs = PROBE_MODELS[row.probe]
+        return _HEADER + body.replace("{example}", row.example), inputs
+    inputs, pre, forward = LAYER_PROBES[row.probe]
+    body = LAYER_MODEL.replace("{example}", row.example).replace("{pre}", pre).replace(
+        "{forward}", forward.replace("{field}", layer_field(row.example)))
+    return _HEADER + body, inputs

@@ -54,8 +54,6 @@ LAYERS: dict[str, tuple[str, tuple[str, ...], tuple[str, ...]]] = {
                                                     "reduction", "label_smoothing"), ()),
     "torch.nn.NLLLoss": ("nll_loss", ("weight", "size_average", "ignore_index", "reduce", "reduction"), ()),
     "torch.nn.MSELoss": ("mse_loss", ("size_average", "reduce", "reduction"), ()),
-    "torch.nn.BCELoss": ("bce_loss", ("weight", "size_average", "reduce", "reduction"), ()),
-    "torch.nn.BCEWithLogitsLoss": ("bce_loss", ("weight", "size_average", "reduce", "reduction", "pos_weight"), ()),
 }
 
 _ACTIVATION_CLASS = {"torch.nn.ReLU": "Relu", "torch.nn.Sigmoid": "Sigmoid", "torch.nn.Tanh": "Tanh",
@@ -173,7 +171,7 @@ def layer_fields(qualname: str, call: cst.Call, code: Code) -> tuple[str, dict[s
     elif row_id == "flatten_layer":
         f["start_dim"] = bound.get("start_dim", "1")
         f["end_dim"] = bound.get("end_dim", "-1")
-    elif row_id in ("cross_entropy", "nll_loss", "mse_loss", "bce_loss"):
+    elif row_id in ("cross_entropy", "nll_loss", "mse_loss"):
         for setting in ("weight", "size_average", "reduce", "ignore_index", "pos_weight"):
             if setting in bound:
                 raise Unsupported(f"{setting}=")
@@ -181,6 +179,4 @@ def layer_fields(qualname: str, call: cst.Call, code: Code) -> tuple[str, dict[s
         if reduction not in (..., "mean"):
             raise Unsupported(f"reduction={bound['reduction']}")
         f.pop("reduction", None)
-        if row_id == "bce_loss":
-            f["logits"] = "True" if qualname.endswith("WithLogitsLoss") else None
     return row_id, f

@@ -96,12 +96,12 @@ ROWS: tuple[Row, ...] = (
            "self.up = nn.ConvTranspose2d(4, 2, 3, stride=2, padding=1)",
            "self.up = nn.ConvTranspose2dConfig([4, 2], [3, 3]).with_stride([2, 2]).with_padding([1, 1]).init(device)",
            "nn.ConvTranspose2dConfig([{in_channels}, {out_channels}], {kernel_size})<?.with_stride({stride})?>"
-           ".init(" + _DEV + ")", "conv_transpose2d"),
+           ".init(" + _DEV + ")", "image4"),
     _layer("batch_norm", "nn.BatchNorm1d/2d(n, eps, momentum)",
            "nn.BatchNormConfig({num_features})<?.with_epsilon({eps})?><?.with_momentum({momentum})?>.init(" + _DEV + ")",
            "self.bn = nn.BatchNorm2d(4, momentum=0.2)",
            "self.bn = nn.BatchNormConfig(4).with_momentum(0.2).init(device)",
-           "nn.BatchNormConfig({num_features}).with_epsilon(0.1).init(" + _DEV + ")", "batch_norm",
+           "nn.BatchNormConfig({num_features}).with_epsilon(0.1).init(" + _DEV + ")", "image4",
            note="Burn's running variance may be updated with the biased batch variance "
                 "(torch: unbiased); the two agree in eval mode on loaded statistics"),
     _layer("layer_norm", "nn.LayerNorm(d, eps, bias)",
@@ -113,11 +113,11 @@ ROWS: tuple[Row, ...] = (
            "nn.GroupNormConfig({num_groups}, {num_channels})<?.with_epsilon({eps})?><?.with_affine({affine})?>"
            ".init(" + _DEV + ")",
            "self.gn = nn.GroupNorm(2, 4)", "self.gn = nn.GroupNormConfig(2, 4).init(device)",
-           "nn.GroupNormConfig(1, {num_channels}).init(" + _DEV + ")", "conv2d"),
+           "nn.GroupNormConfig(1, {num_channels}).init(" + _DEV + ")", "image4"),
     _layer("embedding", "nn.Embedding(n, d)",
            "nn.EmbeddingConfig({num_embeddings}, {embedding_dim}).init(" + _DEV + ")",
            "self.emb = nn.Embedding(10, 4)", "self.emb = nn.EmbeddingConfig(10, 4).init(device)",
-           "nn.EmbeddingConfig({num_embeddings}, {embedding_dim}).init(" + _DEV + ")", "embedding"),
+           "nn.EmbeddingConfig({embedding_dim}, {num_embeddings}).init(" + _DEV + ")", "embedding"),
     _layer("lstm", "nn.LSTM(in, hidden, bias=True, batch_first=False)  (one layer)",
            "nn.LstmConfig({input_size}, {hidden_size}, {bias}).with_batch_first({batch_first}).init(" + _DEV + ")",
            "self.rnn = nn.LSTM(4, 3)",
@@ -128,9 +128,9 @@ ROWS: tuple[Row, ...] = (
            "StackedLstm([nn.{config}({input_size} if k == 0 else {width}, {hidden_size}, {bias})"
            ".with_batch_first({batch_first}).init(" + _DEV + ") for k in range({num_layers})], {dropout}, "
            "batch_first={batch_first})",
-           "self.rnn = nn.LSTM(4, 3, 2, batch_first=True)",
-           "self.rnn = StackedLstm([nn.LstmConfig(4 if k == 0 else 3, 3, True).with_batch_first(True).init(device) "
-           "for k in range(2)], 0.0, batch_first=True)",
+           "self.rnn = nn.LSTM(4, 3, 2)",
+           "self.rnn = StackedLstm([nn.LstmConfig(4 if k == 0 else 3, 3, True).with_batch_first(False).init(device) "
+           "for k in range(2)], 0.0, batch_first=False)",
            "StackedLstm([nn.{config}({input_size} if k == 0 else {width}, {hidden_size}, {bias})"
            ".init(" + _DEV + ") for k in range({num_layers})], {dropout}, batch_first=True)", "lstm",
            entry="lstm_config_bias_argument"),
@@ -199,7 +199,7 @@ ROWS: tuple[Row, ...] = (
         "Param({data}<?, require_grad={requires_grad}?>)",
         example="self.scale = nn.Parameter(torch.ones(4))",
         expected="self.scale = Param(Tensor.ones([4], device))",
-        mutant="Param({data}, require_grad=False)", probe="parameter"),
+        mutant="Param({data}, require_grad=False)", probe="scale"),
     Row("buffer", "module", "buffers", "self.register_buffer(name, t)",
         "self.{name} = Param({tensor}, require_grad=False)",
         example="self.register_buffer('shift', torch.zeros(4))",
@@ -233,7 +233,7 @@ ROWS: tuple[Row, ...] = (
     _fwd("size", "shape_is_a_method", "x.size() / x.size(d)", "{x}.dims()<?[{dim}]?>",
          "y = x * x.size(1)", "y = x * x.dims()[1]", "{x}.dims()<?[{dim} - 1]?>"),
     _fwd("shape", "shape_is_a_method", "x.shape", "{x}.dims()",
-         "y = x * x.shape[1]", "y = x * x.dims()[1]", "{x}.dims()[::-1]"),
+         "y = x * x.shape[1]", "y = x * x.dims()[1]", "{x}.dims()[1:]"),
     _fwd("rank", "renamed_methods", "x.dim()", "{x}.rank()", "y = x * x.dim()", "y = x * x.rank()", "({x}.rank() - 1)"),
     _fwd("transpose", "transpose_swap_dims", "x.transpose(a, b)", "{x}.swap_dims({dim0}, {dim1})",
          "y = x.transpose(0, 1)", "y = x.swap_dims(0, 1)", "{x}.transpose()"),
@@ -337,11 +337,10 @@ ROWS: tuple[Row, ...] = (
          "nn.MseLoss()<?.forward({args})?>",
          "loss = F.mse_loss(x, t.float())", "loss = nn.MseLoss().forward(x, t.float())",
          "nn.MseLoss()<?.forward({args}, nn.Reduction.SUM)?>", "loss", section="loss"),
-    _fwd("bce_loss", None, "nn.BCELoss() / nn.BCEWithLogitsLoss()",
-         "nn.BinaryCrossEntropyLossConfig()<?.with_logits({logits})?>.init(" + _DEV + ")<?.forward({args})?>",
-         "loss = F.binary_cross_entropy_with_logits(x, t.float())",
-         "loss = nn.BinaryCrossEntropyLossConfig().with_logits(True).init(DEVICE).forward(x, t.float())",
-         "nn.BinaryCrossEntropyLossConfig().init(" + _DEV + ")<?.forward({args})?>", "loss", section="loss"),
+    _left("bce_loss", "loss", None, "nn.BCELoss() / F.binary_cross_entropy(p, y)",
+          "Burn's BinaryCrossEntropyLoss takes Int 0/1 targets (torch: float probabilities): for hard "
+          "labels, BinaryCrossEntropyLossConfig()[.with_logits(True)].init(device).forward(p, y.int())",
+          "loss = F.binary_cross_entropy_with_logits(x, t.float())"),
     _left("loss_reduction", "loss", "cross_entropy_ignore_index", "F.cross_entropy(x, y, ignore_index=/reduction=)",
           "Burn's loss has no such setting (ignore_index: pad_tokens count in the mean; reduction: "
           "mean only): compute it from the per-element loss",

@@ -708,6 +708,8 @@ class _Rewriter(cst.CSTTransformer):
     # -------------------------------------------------------------- torch functions ----
     def _qualified(self, q: str, original: cst.Call, updated: cst.Call) -> cst.BaseExpression | None:
         code = self.code
+        if q in ("torch.nn.BCELoss", "torch.nn.BCEWithLogitsLoss"):
+            raise Left("bce_loss")
         if q in LAYERS:
             row_id, fields = layer_fields(q, updated, code)
             if row_id == "nll_loss" and not self.facts.log_softmax_outputs:
@@ -789,13 +791,7 @@ class _Rewriter(cst.CSTTransformer):
             extra = "" if reduction in (..., "mean") else ", nn.Reduction.SUM"
             return self._expr(original, "mse_loss", {"args": f"{f['input']}, {f['target']}{extra}"})
         if q in ("torch.nn.functional.binary_cross_entropy", "torch.nn.functional.binary_cross_entropy_with_logits"):
-            names = ("input", "target", "weight", "size_average", "reduce", "reduction", "pos_weight")
-            f = bind(updated, names, code)
-            if any(k in f for k in ("weight", "size_average", "reduce", "pos_weight")) or \
-                    literal(arg_node(updated, names, "reduction")) not in (..., "mean"):
-                raise Left("loss_reduction")
-            return self._expr(original, "bce_loss", {"logits": "True" if fn.endswith("logits") else None,
-                                                     "args": f"{f['input']}, {f['target']}"})
+            raise Left("bce_loss")
         if q in ("torch.cat", "torch.stack", "torch.concat"):
             f = bind(updated, ("tensors", "dim"), code)
             return self._expr(original, "cat", {"function": "stack" if fn == "stack" else "cat",
