@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import ast
 import re
+import sys
+import types
 from pathlib import Path
 from typing import Any, Sequence
 
 import torch
 
+from .. import optim
 from ..device import Device
 from .verify import PortReport, verify_port
 
@@ -62,12 +65,16 @@ def _definition(stmt: ast.stmt) -> bool:
 
 
 def load_definitions(path: str | Path, name: str = "definitions") -> dict[str, Any]:
-    """The namespace of ``path`` after running only its definitions (see the module docstring);
+    """The namespace of ``path`` after running only its definitions (see the module docstring),
+    as module ``name`` (registered in ``sys.modules``, replacing a module of that name);
     an import that fails with ImportError is skipped. Raises OSError for an unreadable file, SyntaxError for invalid code and whatever a
     definition raises."""
     source = Path(path).read_text(encoding="utf-8")
     tree = ast.parse(source, filename=str(path))
-    namespace: dict[str, Any] = {"__name__": name, "__file__": str(path)}
+    module = types.ModuleType(name)
+    module.__file__ = str(path)
+    sys.modules[name] = module  # dataclasses and pickling look their class's module up
+    namespace: dict[str, Any] = module.__dict__
     for stmt in (s for s in tree.body if _definition(s)):
         code = compile(ast.Module([stmt], []), str(path), "exec")
         try:
@@ -107,12 +114,13 @@ def verify_translation(original: str | Path, port: str | Path, model: str, input
     torch expression evaluated in the original's definitions, a tuple for several inputs) as
     the batch, a target drawn for ``loss`` (``cross_entropy``, ``nll_loss``, ``bce`` or ``mse``)
     and, with ``torch_optimizer`` (an expression where ``{params}`` stands for the torch model's
-    parameters) and ``burn_optimizer`` (the port's optimizer config expression), ``steps``
+    parameters) and ``burn_optimizer`` (the port's optimizer config expression, evaluated with
+    ``burn_torch.optim``'s names), ``steps``
     training steps side by side. ``options`` go to ``verify_port`` (``strict``, ``mode``...).
     Raises what evaluating an expression raises (NameError: edit the script's expressions)."""
     torch.manual_seed(seed)
-    torch_ns = load_definitions(original, "original")
-    port_ns = load_definitions(port, "port")
+    torch_ns = load_definitions(original, "_burn_torch_port_original")
+    port_ns = load_definitions(port, "_burn_torch_port_translation")
     torch_model = eval(model, torch_ns)  # noqa: S307 - expressions written by the translator
     burn_model = eval(model, port_ns)  # noqa: S307
     gen = torch.Generator().manual_seed(seed + 1)
@@ -123,12 +131,21 @@ def verify_translation(original: str | Path, port: str | Path, model: str, input
     output = output[0] if isinstance(output, (tuple, list)) else output
     batch = (*batch_inputs, _target(loss, output, gen))
     device = (burn_model.devices() or [Device.cpu()])[0].autodiff()
-    torch_loss, burn_loss = _losses(loss, device)
+    torch_fn, burn_fn = _losses(loss, device)
+
+    def first(out):  # a model returning (output, state...): the loss reads the output
+        return out[0] if isinstance(out, (tuple, list)) else out
+
+    def torch_loss(out, target):
+        return torch_fn(first(out), target)
+
+    def burn_loss(out, target):
+        return burn_fn(first(out), target)
     kwargs: dict[str, Any] = dict(options)
     if torch_optimizer is not None and burn_optimizer is not None and steps:
         params = "__params__"
         kwargs.update(steps=steps,
                       torch_optimizer=eval(torch_optimizer.format(params=params),  # noqa: S307
                                            {**torch_ns, params: torch_model.parameters()}),
-                      burn_optimizer=eval(burn_optimizer, port_ns))  # noqa: S307
+                      burn_optimizer=eval(burn_optimizer, {**vars(optim), **port_ns}))  # noqa: S307
     return verify_port(torch_model, burn_model, batch, torch_loss, burn_loss, **kwargs)

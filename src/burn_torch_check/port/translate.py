@@ -63,8 +63,7 @@ _SOFTMAX = {"softmax": "softmax", "log_softmax": "log_softmax"}
 _UNARY = {"exp", "log", "sqrt", "abs", "cos", "sin", "floor", "ceil", "round", "log1p", "neg", "square",
           "recip", "erf", "sign", "tan", "cosh", "sinh"}
 _SAME_METHODS = _UNARY | {"detach", "clone", "sum", "mean", "max", "min", "prod", "flip", "matmul", "tril",
-                          "triu", "expand", "repeat", "cumsum", "sort", "numel", "any", "all", "int", "float",
-                          "bool", "forward", "backward", "t"}
+                          "triu", "cumsum", "any", "all", "int", "float", "bool", "forward", "backward", "t"}
 _CASTS = {"float": "float", "long": "int", "int": "int", "double": "float", "bool": "bool"}
 _COMPARE = {"eq": "equal", "ne": "not_equal", "lt": "lower", "le": "lower_equal", "gt": "greater",
             "ge": "greater_equal"}
@@ -572,6 +571,10 @@ class _Rewriter(cst.CSTTransformer):
             return self._expr(original, "size", {"x": x, "dim": code(a[0].value) if a else None})
         if method == "dim":
             return self._expr(original, "rank", {"x": x})
+        if method == "numel":
+            return self._expr(original, "numel", {"x": x})
+        if method in ("expand", "repeat"):
+            return self._expr(original, "expand", {"x": x, "method": method, "sizes": sequence(a, code)})
         if method == "transpose":
             f = bind(updated, ("dim0", "dim1"), code)
             return self._expr(original, "transpose", {"x": x, **f})
@@ -1020,7 +1023,8 @@ class _Rewriter(cst.CSTTransformer):
                 lines.extend(out)
         first, last = self.line(original), self.get_metadata(PositionProvider, original).end.line
         statements = [cst.parse_statement(t + "\n") for t in lines] if replaced else [updated]
-        if not any(e.kind == "left" and first <= e.line <= last for e in self.events):
+        imports = all(isinstance(b, (cst.Import, cst.ImportFrom)) for b in original.body)
+        if not imports and not any(e.kind == "left" and first <= e.line <= last for e in self.events):
             leftover = next(filter(None, map(self._torch_left_in, statements)), None)
             if leftover:
                 self.events.append(Event(first, "left", None, f"{leftover} stays torch: it has no row in "
