@@ -108,9 +108,10 @@ def _losses(loss: str, device: Device):
 
 def verify_translation(original: str | Path, port: str | Path, model: str, inputs: str, loss: str = "mse",
                        torch_optimizer: str | None = None, burn_optimizer: str | None = None, steps: int = 3,
-                       seed: int = 0, **options: Any) -> PortReport:
+                       seed: int = 0, port_model: str | None = None, **options: Any) -> PortReport:
     """Runs :func:`~burn_torch.compat.verify_port` on a program and its port: ``model`` (a
-    constructor call, evaluated in each file's definitions) built on both sides, ``inputs`` (a
+    constructor call, evaluated in each file's definitions; ``port_model``, when given, is the
+    port's expression instead) built on both sides, ``inputs`` (a
     torch expression evaluated in the original's definitions, a tuple for several inputs) as
     the batch, a target drawn for ``loss`` (``cross_entropy``, ``nll_loss``, ``bce`` or ``mse``)
     and, with ``torch_optimizer`` (an expression where ``{params}`` stands for the torch model's
@@ -122,7 +123,7 @@ def verify_translation(original: str | Path, port: str | Path, model: str, input
     torch_ns = load_definitions(original, "_burn_torch_port_original")
     port_ns = load_definitions(port, "_burn_torch_port_translation")
     torch_model = eval(model, torch_ns)  # noqa: S307 - expressions written by the translator
-    burn_model = eval(model, port_ns)  # noqa: S307
+    burn_model = eval(port_model or model, port_ns)  # noqa: S307
     gen = torch.Generator().manual_seed(seed + 1)
     batch_inputs = eval(inputs, {**torch_ns, "generator": gen})  # noqa: S307
     batch_inputs = batch_inputs if isinstance(batch_inputs, tuple) else (batch_inputs,)

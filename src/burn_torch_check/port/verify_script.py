@@ -29,6 +29,7 @@ class Plan:
     guessed), the loss kind and the optimizer expressions (None: no training steps)."""
 
     model: str
+    port_model: str | None
     inputs: str
     guessed: bool
     loss: str
@@ -67,16 +68,23 @@ def plan(source: str) -> Plan | None:
     a = Analysis(tree)
     module_classes = a._module_classes
     known = _module_level_names(tree)
-    model_call = None
+    model_call, port_model, layers = None, None, None
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in module_classes \
                 and a.enclosing_class(node) is None:
-            model_call = node
+            model_call, layers = node, a.classes[node.func.id]
             break
+    if model_call is None:  # a torch layer as the model: model = nn.Linear(...) at the top level
+        for stmt in tree.body:
+            if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
+                    and isinstance(stmt.value, ast.Call) and (a.qualname(stmt.value.func) or "").startswith("torch.nn.") \
+                    and stmt.targets[0].id in ("model", "net"):
+                model_call, port_model, layers = stmt.value, stmt.targets[0].id, stmt
+                break
     if model_call is None:
         return None
     model = ast.unparse(model_call)
-    cls = a.classes[model_call.func.id]
+    cls = layers
     guessed = True
     inputs = "torch.randn(4, 8, generator=generator)  # EDIT: an input batch for the model"
     layer = _first_layer(a, cls)
@@ -117,7 +125,7 @@ def plan(source: str) -> Plan | None:
             break
     if not fixed(model.split("(", 1)[1].rstrip(")") or "0"):
         model += "  # EDIT: arguments the program computes at run time"
-    return Plan(model, inputs, guessed, loss, torch_opt, burn_opt)
+    return Plan(model, port_model, inputs, guessed, loss, torch_opt, burn_opt)
 
 
 def script(original: Path, port: Path, source: str) -> str | None:
@@ -141,6 +149,7 @@ def script(original: Path, port: Path, source: str) -> str | None:
         "report = verify_translation(",
         f"    HERE / {original.name!r}, HERE / {port.name!r},",
         _argument("model", p.model),
+        *([_argument("port_model", p.port_model)] if p.port_model else []),
         _argument("inputs", p.inputs),
         f"    loss={p.loss!r},",
     ]
