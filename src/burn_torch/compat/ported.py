@@ -24,7 +24,7 @@ from .verify import PortReport, verify_port
 __all__ = ["pair", "shape", "load_definitions", "verify_translation"]
 
 _KEPT_CALLS = re.compile(r"^(torch\.device|torch\.cuda\.is_available|torch\.accelerator\.\w+|Device(\.\w+)?|"
-                         r"\w+(\.\w+)*\.(autodiff|default|cpu|init)|(\w+\.)*\w*Loss(Config)?|"
+                         r"\w+(\.\w+)*\.(autodiff|default|cpu|init)|(\w+\.)*\w*(Loss|Config)|"
                          r"int|float|str|bool|tuple|list|dict|dataclass|field)$")
 
 
@@ -101,8 +101,9 @@ def _losses(loss: str, device: Device):
         return F.cross_entropy, nn.CrossEntropyLossConfig().init(device).forward
     if loss == "nll_loss":  # on log_softmax outputs: cross-entropy on logits computes the same
         return F.nll_loss, nn.CrossEntropyLossConfig().init(device).forward
-    if loss == "bce":
-        return F.binary_cross_entropy, nn.BinaryCrossEntropyLossConfig().init(device).forward
+    if loss == "bce":  # Burn's targets are Int labels
+        bce = nn.BinaryCrossEntropyLossConfig().init(device)
+        return F.binary_cross_entropy, lambda out, target: bce.forward(out, target.int())
     return F.mse_loss, nn.MseLoss().forward
 
 

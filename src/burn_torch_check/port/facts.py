@@ -92,7 +92,7 @@ class Facts:
                 fields[t.attr] = "dict"
             elif q == "torch.nn.ModuleList":
                 fields[t.attr] = "list"
-            elif q is not None and q.startswith("torch.nn.") or (
+            elif q is not None and q.startswith("torch.nn.") or self.is_module_kind(self.analysis.kind(node.value)) or (
                     isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Name)
                     and node.value.func.id in self.module_classes):
                 fields[t.attr] = "module"

@@ -185,6 +185,8 @@ ROWS: tuple[Row, ...] = (
            "self.body = nn.Sequential(nn.Linear(4, 4), nn.ReLU())",
            "self.body = Sequential([nn.LinearConfig(4, 4).init(device), nn.Relu()])",
            "Sequential([{layers}][:1])", "sequential"),
+    Row("to_torch", "loop", "mixing_torch_tensors", "torchvision.utils.save_image(x, ...) on a port's tensor",
+        "{call}", example="", expected=""),
     _layer("module_list", "nn.ModuleList(iterable)", "list({modules})",
            "self.blocks = nn.ModuleList([nn.Linear(4, 4) for _ in range(2)])",
            "self.blocks = list([nn.LinearConfig(4, 4).init(device) for _ in range(2)])",

@@ -22,7 +22,8 @@ from .imports import BURN_NAMES, DEVICE_LINE, needed_imports
 from .layers import LAYERS, layer_fields
 from .table import BY_ID, Row
 from .template import render
-from ..analysis import MODULE, OPTIMIZER, SCHEDULER, Instance, UNKNOWN, Iter
+from ..analysis import OPTIMIZER, SCHEDULER, UNKNOWN
+from ..methods import stored as stored_methods
 
 MARK = "# burn-torch-port:"
 NO_ROW = "no-row"  # the reason of a torch call the table has no row for
@@ -70,6 +71,8 @@ _COMPARE = {"eq": "equal", "ne": "not_equal", "lt": "lower", "le": "lower_equal"
 _COMPARE_OPS = {cst.Equal: "equal", cst.NotEqual: "not_equal", cst.LessThan: "lower",
                 cst.LessThanEqual: "lower_equal", cst.GreaterThan: "greater", cst.GreaterThanEqual: "greater_equal"}
 _CREATION = {"zeros", "ones", "randn", "rand", "full", "empty", "arange", "tensor", "eye"}
+_TORCH_ONLY = stored_methods()["torch_only"] - stored_methods()["ambiguous"]
+_NON_TENSOR_RESULTS = {"size", "item", "tolist", "dim", "numel", "dims", "into_scalar", "numpy", "shape"}
 _KEEP_TORCH = ("torch.utils.", "torch.cuda.", "torch.no_grad", "torch.backends.", "torch.accelerator.",
                "torch.device", "torch.manual_seed", "torch.load", "torch.Generator", "torchvision.",
                "torch.set_", "torch.is_", "torch.inference_mode", "torch.enable_grad")
@@ -86,6 +89,7 @@ class _Frame:
     device: str = "DEVICE"
     converted: set = field(default_factory=set)
     modules: set = field(default_factory=set)  # names bound to modules (loop variables over ModuleLists)
+    tensors: set = field(default_factory=set)  # names last assigned a tensor the analysis did not see
     in_init: bool = False
 
 
@@ -334,6 +338,8 @@ class _Rewriter(cst.CSTTransformer):
                 raise Left(None, f"tensor attribute .{name} has no table row")
             except Left as exc:
                 self.leave_place(original, exc)
+        if name == "param_groups" and self.kind(value) == OPTIMIZER:
+            self.leave_place(original, Left("optimizer_state"))
         if name == "training" and isinstance(value, cst.Name) and value.value == "self" and self.frame.cls:
             self.leave_place(original, Left("training_flag"))
         return updated
@@ -354,9 +360,19 @@ class _Rewriter(cst.CSTTransformer):
         found = self.ast_of(node)
         return found is not None and isinstance(getattr(found, "ctx", None), ast.Store)
 
+    def _method_returns_tensor(self, node: cst.CSTNode) -> bool:
+        """Whether ``node`` calls a method of one of the file's module classes (on a module value)
+        that returns a tensor (``model.decode(z)``)."""
+        if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)
+                and self.facts.is_module_kind(self.kind(node.func.value))):
+            return False
+        returns = self.facts.analysis.returns
+        kinds = {returns.get(f"{cls}.{node.func.attr.value}") for cls in self.facts.module_classes} - {None}
+        return bool(kinds) and all(self.facts.is_tensor_kind(k) for k in kinds)
+
     def _tensor(self, node: cst.CSTNode) -> bool:
         k = self.kind(node)
-        if self.facts.is_tensor_kind(k):
+        if self.facts.is_tensor_kind(k) or self._method_returns_tensor(node):
             return True
         return k == UNKNOWN and self.frame.cls is not None and not (
             isinstance(node, cst.Name) and node.value == "self")
@@ -411,15 +427,19 @@ class _Rewriter(cst.CSTTransformer):
             return self._module_call(original, updated, module_field)
         if self.facts.is_module_kind(rk) or rk in (OPTIMIZER, SCHEDULER):
             return self._object_method(original, updated, method, rk)
-        if self._tensor(receiver) or receiver in self.frame.converted or (
-                isinstance(receiver, cst.Name) and receiver.value in self.frame.converted):
+        if self._tensor(receiver) or self._root_name(receiver) in self.frame.converted or (
+                self.kind(receiver) == UNKNOWN and method in _TORCH_ONLY):
             return self._tensor_method(original, updated, method)
         return None
 
     def _module_field(self, func: cst.BaseExpression) -> str | None:
-        """The field kind when ``func`` is ``self.<module field>`` (or a ModuleDict entry)."""
+        """The field kind when ``func`` is ``self.<module field>`` (or a ModuleDict entry): a
+        field assigned a module, or any attribute of a module class that is not one of its
+        methods (a submodule received as an argument: calling its forward fails loudly if not)."""
         if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "self":
             kind = self.facts.field(self.frame.cls, func.attr.value)
+            if kind is None and self.frame.cls and not self.facts.analysis.defines(self.frame.cls, func.attr.value):
+                return "module"
             return kind if kind == "module" else None
         if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Attribute) \
                 and isinstance(func.value.value, cst.Name) and func.value.value.value == "self" \
@@ -670,6 +690,13 @@ class _Rewriter(cst.CSTTransformer):
         return isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) \
             and node.func.attr.value in _COMPARE
 
+    @staticmethod
+    def _root_name(node: cst.BaseExpression) -> str | None:
+        """``x`` for ``x``, ``x.reshape(...)``, ``x[0].float()``: the name a method chain starts at."""
+        while isinstance(node, (cst.Call, cst.Attribute, cst.Subscript)):
+            node = node.func if isinstance(node, cst.Call) else node.value
+        return node.value if isinstance(node, cst.Name) else None
+
     def _reduction(self, original, updated, method, x):
         f = bind(updated, ("dim", "keepdim"), self.code, ("dtype",))
         dim_node = arg_node(updated, ("dim", "keepdim"), "dim")
@@ -695,12 +722,11 @@ class _Rewriter(cst.CSTTransformer):
         return self._expr(original, "compare", {"left": left, "method": method, "right": self.code(right_node)})
 
     def _to_device(self, original, updated, x) -> cst.BaseExpression:
-        receiver = original.func.value
-        if isinstance(receiver, cst.Name) and receiver.value in self.frame.converted:
+        if self._root_name(original.func.value) in self.frame.converted:
             self.events.append(Event(self.line(original), "translated", "batch_from_torch"))
-            return updated.func.value
+            return updated.func.value  # computed from a batch already on the device
         if not updated.args:
-            device = self.frame.device
+            device = self.device_at(original)
         else:
             f = bind(updated, ("device",), self.code, ("non_blocking", "dtype"))
             if "device" not in f:
@@ -723,6 +749,8 @@ class _Rewriter(cst.CSTTransformer):
             f = bind(updated, ("data", "requires_grad"), code)
             return self._expr(original, "parameter", f)
         if q == "torch.nn.Sequential":
+            if len(updated.args) == 1 and updated.args[0].star == "*":
+                return self._expr(original, "sequential", {"layers": "*" + code(updated.args[0].value)})
             if any(a.keyword is not None or a.star for a in updated.args):
                 raise Left("sequential", "Sequential of an OrderedDict or *list: write the list")
             return self._expr(original, "sequential", {"layers": ", ".join(code(a.value) for a in updated.args)})
@@ -850,6 +878,11 @@ class _Rewriter(cst.CSTTransformer):
             return self._expr(original, "like", {"x": f["input"], "method": fn, "extra": None})
         if q == "torch.device":
             return self._expr(original, "device", {"spec": ", ".join(code(a.value) for a in updated.args)})
+        if q.startswith("torchvision.") and any(self._strict_tensor(a.value) for a in original.args):
+            args = [a.with_changes(value=cst.parse_expression(f"{self.recv(u.value)}.to_torch()"))
+                    if self._strict_tensor(a.value) else u for a, u in zip(original.args, updated.args)]
+            self.events.append(Event(self.line(original), "translated", "to_torch"))
+            return updated.with_changes(args=args)
         if q.startswith(_KEEP_TORCH) or q.startswith("torch.optim") or q in ("torch.save",):
             return None
         if q.split(".")[0] == "torch":
@@ -857,7 +890,7 @@ class _Rewriter(cst.CSTTransformer):
         return None
 
     def _creation(self, original: cst.Call, updated: cst.Call, fn: str) -> cst.BaseExpression:
-        device = self.frame.device
+        device = self.device_at(original)
         kind = ""
         shape_args = []
         extra = []
@@ -928,8 +961,12 @@ class _Rewriter(cst.CSTTransformer):
         return result.with_changes(lpar=updated.lpar, rpar=updated.rpar) if hasattr(result, "lpar") else result
 
     def _strict_tensor(self, node) -> bool:
-        return self.facts.is_tensor_kind(self.kind(node)) or (
-            isinstance(node, cst.Name) and node.value in self.frame.converted)
+        if isinstance(node, cst.Name) and (node.value in self.frame.converted or node.value in self.frame.tensors):
+            return True
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) \
+                and node.func.attr.value not in _NON_TENSOR_RESULTS and self._strict_tensor(node.func.value):
+            return True  # a method chain on a tensor: x.reshape(...).float()
+        return self.facts.is_tensor_kind(self.kind(node)) or self._method_returns_tensor(node)
 
     def leave_Subscript(self, original: cst.Subscript, updated: cst.Subscript) -> cst.BaseExpression:
         if not self._strict_tensor(original.value) or self._is_target(original):
@@ -1099,6 +1136,9 @@ class _Rewriter(cst.CSTTransformer):
         return self._compound_marks(original, updated)
 
     def _statement(self, orig: cst.BaseSmallStatement, upd: cst.BaseSmallStatement) -> list[str] | None:
+        if isinstance(orig, cst.Assign) and len(orig.targets) == 1 and isinstance(orig.targets[0].target, cst.Name):
+            name = orig.targets[0].target.value  # what the port's later lines see under this name
+            (self.frame.tensors.add if self._strict_tensor(orig.value) else self.frame.tensors.discard)(name)
         if isinstance(orig, cst.Expr) and isinstance(orig.value, cst.Call):
             return self._call_statement(orig.value, upd.value)
         if isinstance(orig, cst.Assign) and len(orig.targets) == 1:

@@ -53,12 +53,12 @@ def _free_names(expr: ast.AST) -> set[str]:
 
 
 def _first_layer(a: Analysis, cls: ast.ClassDef) -> tuple[str, list[str]] | None:
-    for node in ast.walk(cls):
-        if isinstance(node, ast.Call):
-            q = a.qualname(node.func) or ""
-            if q in ("torch.nn.Linear", "torch.nn.Conv2d", "torch.nn.Conv1d", "torch.nn.Embedding",
-                     "torch.nn.LSTM", "torch.nn.GRU") and node.args:
-                return q, [ast.unparse(x) for x in node.args]
+    calls = sorted((n for n in ast.walk(cls) if isinstance(n, ast.Call)), key=lambda n: (n.lineno, n.col_offset))
+    for node in calls:
+        q = a.qualname(node.func) or ""
+        if q in ("torch.nn.Linear", "torch.nn.Conv2d", "torch.nn.Conv1d", "torch.nn.Embedding",
+                 "torch.nn.LSTM", "torch.nn.GRU") and node.args:
+            return q, [ast.unparse(x) for x in node.args]
     return None
 
 
