@@ -8,6 +8,7 @@ for loading checks and ``file_io.py`` for the file format.
 from .config import Config
 from .file_io import read_record, read_safetensors, write_safetensors
 from .module import Module, ModuleMapper, ModuleVisitor, PathTracker, list_param_ids
+from .new_ids import NewParamIds
 from .param import Param, ParamId, TrainingFlag
 from .record import (LoadReport, ModuleRecord, ParamRecord, RecordMismatchError, check_record,
                      into_record, load_record)
@@ -17,5 +18,5 @@ __all__ = [
     "Module", "ModuleVisitor", "ModuleMapper", "PathTracker", "Param", "ParamId", "TrainingFlag",
     "ModuleRecord", "ParamRecord", "LoadReport", "RecordMismatchError", "check_record",
     "into_record", "load_record", "read_record", "read_safetensors", "write_safetensors", "Config",
-    "list_param_ids", "TiedParamError",
+    "list_param_ids", "TiedParamError", "NewParamIds",
 ]
