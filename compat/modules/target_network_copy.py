@@ -45,12 +45,11 @@ def torch_side():
     model.target.weight.item()
 
 
-class Pair(Module):
-    def __init__(self, online, target):
-        self.online, self.target = online, target
-
-
 def burn_literal():
+    class Pair(Module):
+        def __init__(self, online, target):
+            self.online, self.target = online, target
+
     device = Device.cpu().autodiff()
     online = nn.LinearConfig(1, 1).with_bias(False).with_initializer(Initializer.ones()).init(device)
     model = Pair(online, copy.deepcopy(online).no_grad())
@@ -60,6 +59,10 @@ def burn_literal():
 
 
 def burn_side():
+    class Pair(Module):
+        def __init__(self, online, target):
+            self.online, self.target = online, target
+
     device = Device.cpu().autodiff()
     online = nn.LinearConfig(1, 1).with_bias(False).with_initializer(Initializer.ones()).init(device)
     model = Pair(online, online.map(NewParamIds()).no_grad())

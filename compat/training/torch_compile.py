@@ -9,7 +9,7 @@ TITLE = "`torch.compile` does not apply: burn_torch runs eagerly"
 CATEGORY = "training"
 SEVERITY = "loud"
 DETECTORS = ()
-WHAT = "torch.compile(model) cannot compile a burn_torch module: calling what it returns raises (modules are called through forward)"
+WHAT = "torch.compile(model) cannot compile a burn_torch module: calling its result raises (call forward)"
 WHY = """`torch.compile` traces torch operations and torch autograd to build fused kernels. A
 burn_torch module is not a `torch.nn.Module`, and its backward is burn_torch's own autodiff,
 which TorchDynamo cannot see, so there is nothing it can compile correctly; compiling
