@@ -10,8 +10,8 @@ which is what :class:`NewParamIds` is.
 """
 from __future__ import annotations
 
-from .module import ModuleMapper
 from .param import Param, ParamId
+from .visitor import ModuleMapper
 
 
 class NewParamIds(ModuleMapper):
