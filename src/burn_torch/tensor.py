@@ -42,6 +42,7 @@ from .methods.reduce import ReduceMethods
 from .methods.shape import ShapeMethods
 from .ops import convert as convert_ops
 from .tensor_shape import Shape
+from . import torch_spellings
 
 
 def _check_device(device) -> Device:
@@ -245,6 +246,19 @@ class Tensor(ArithmeticMethods, ReduceMethods, ShapeMethods, IndexMethods, Compa
                 f"  is_autodiff: {self._ctx is not None} (strategy {strategy}), "
                 f"is_tracked: {self._node is not None}, is_require_grad: {self.is_require_grad()}\n"
                 "}")
+
+    # ============================================================ the torch boundary ====
+    # Torch spellings name the burn_torch call (torch_spellings.py); no cost on the hot path.
+    __torch_function__ = classmethod(torch_spellings.refuse_torch_function)
+
+    def __setitem__(self, index, value) -> None:
+        raise TypeError("'Tensor' object does not support item assignment: tensors are values; "
+                        "write x = x.slice_assign(ranges, values) (one slice per leading dim: "
+                        "x[0] = v is x.slice_assign([slice(0, 1)], v.unsqueeze_dim(0))), "
+                        "x.slice_fill(ranges, value) or x.mask_fill(mask, value)")
+
+    def __dir__(self) -> list[str]:
+        return torch_spellings.public_dir(self)
 
     def __bool__(self):
         raise TypeError("a Tensor has no truth value; use .into_scalar(), .any() or .all_close(...)")
@@ -469,7 +483,7 @@ class Tensor(ArithmeticMethods, ReduceMethods, ShapeMethods, IndexMethods, Compa
             raise AutodiffDisabledError(
                 "Tensor.grad_replace requires a tensor with autodiff; call Tensor.autodiff() first")
         if not isinstance(grad, Tensor):
-            raise TypeError(f"grad_replace expects a Tensor gradient, got {type(grad).__name__}")
+            raise TypeError(f"grad_replace expects a Tensor gradient, got {validate.type_name(grad)}")
         if grad._ctx is not None:
             raise GradientAutodiffError(
                 "Tensor.grad_replace: the replacement gradient has an autodiff association; "
@@ -551,6 +565,7 @@ class Tensor(ArithmeticMethods, ReduceMethods, ShapeMethods, IndexMethods, Compa
 
 
 recorder.bind_tensor_class(Tensor)
+torch_spellings.install(Tensor)
 
 _quantizer = None  # quantization.quantize, bound when burn_torch.quantization is imported
 _quantizer_with_params = None  # quantization.quantize_with_params, bound with it

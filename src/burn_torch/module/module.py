@@ -387,6 +387,14 @@ class Module:
         ``burn_torch.module.file_io.load_file``."""
         return _load_file(self, path, recorder, device, strict)
 
+    def __call__(self, *args, **kwargs):
+        """Raises TypeError: Burn modules are called through ``forward`` (no hooks to run)."""
+        name = type(self).__name__
+        raise TypeError(f"'{name}' object is not callable: burn_torch modules have no __call__ "
+                        f"(Burn's modules are structs with a forward method, and there are no "
+                        f"hooks to run around it); write {name.lower()}.forward(...), and "
+                        f"self.layer.forward(x) inside forward")
+
     # -- display --------------------------------------------------------------------------------
     def __repr__(self) -> str:
         lines = []
