@@ -3,7 +3,7 @@
 Start with ``Device.cpu().autodiff()``, ``Tensor.from_data(..., device).require_grad()``,
 ``grads = loss.backward()`` and ``x.grad(grads)``. See the README for the guide.
 """
-from . import activation, loss, module_ops, signal
+from . import activation, linalg, loss, module_ops, signal
 from . import autotune, distributed, interop, memory, module, nn, optim
 from .autodiff.debug import debug_mode
 from .autodiff.gradients import Gradients
@@ -25,7 +25,7 @@ __all__ = [
     "Tensor", "Gradients", "Device", "GradientCheckpointingStrategy", "Distribution", "DType",
     "Float", "Int", "Bool", "Kind", "TensorData", "Shape", "QuantScheme", "QuantizedTensor", "QuantizationParameters", "PadMode",
     "IndexingUpdateOp", "debug_mode",
-    "activation", "autotune", "distributed", "interop", "loss", "memory", "module", "module_ops",
+    "activation", "autotune", "distributed", "interop", "linalg", "loss", "memory", "module", "module_ops",
     "nn", "optim", "signal",
     "AutodiffError", "AutodiffDisabledError", "NotTrackedError", "GraphConsumedError",
     "NonLeafRequireGradError", "StrategyMismatchError", "GradientAutodiffError",
