@@ -4,8 +4,8 @@
 line per finding, ``path:line:col: BTnnn entry_id: what differs → how to port``, then a summary.
 Options: ``--format text|json|github``, ``--select``/``--ignore`` (codes, code prefixes, entry
 ids, ``silent``, ``loud``), ``--exit-zero``, ``--fix`` (rewrite what is certain, see
-:mod:`burn_torch_check.fix`), ``--stdin-filename``. Settings may also live in
-``[tool.burn-torch-check]`` of the nearest ``pyproject.toml`` (:mod:`burn_torch_check.config`).
+``burn_torch_check.fix``), ``--stdin-filename``. Settings may also live in
+``[tool.burn-torch-check]`` of the nearest ``pyproject.toml`` (``burn_torch_check.config``).
 
 Exit status: 0 when nothing was found (or ``--exit-zero``), 1 when findings remain, 2 for a
 usage error (a bad option, an unknown code, a bad configuration, a file that cannot be read or

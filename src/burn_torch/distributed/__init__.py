@@ -17,7 +17,8 @@ all-reduces with the rest of backward (see ``sync``)::
 (``process``); ``shard``/``ShardSampler``: splitting data (``sharding``); ``broadcast_module``:
 equal replicas (``replica``); ``Tensor.set_distributed`` / ``Module.distributed()``: marking
 (``burn_torch.autodiff.distributed_leaf``); ``bucket_cap_mb``/``set_bucket_cap_mb``: how many MiB
-of gradients share one all-reduce (``sync``). Misuse raises :class:`DistributedError`, an ``AutodiffError``.
+of gradients share one all-reduce (``sync``). Misuse raises
+[`DistributedError`][burn_torch.errors.DistributedError], an ``AutodiffError``.
 """
 from .sharding import ShardSampler, shard
 from ..errors import DistributedError

@@ -139,7 +139,7 @@ def operator(op, scalar_op, x: "Tensor", other):
 
 
 def foreign(what: str, other):
-    """Raises :func:`not_a_tensor` for a numpy or torch operand; NotImplemented otherwise."""
+    """Raises ``not_a_tensor`` for a numpy or torch operand; NotImplemented otherwise."""
     if isinstance(other, (np.ndarray, torch.Tensor, np.generic)):
         raise not_a_tensor(what, other)
     return NotImplemented

@@ -88,8 +88,9 @@ class Config:
 
     @classmethod
     def from_dict(cls, data: dict) -> Self:
-        """The config with the fields of ``data`` (as :meth:`to_dict` gives them); ValueError
-        for unknown fields."""
+        """The config with the fields of ``data`` (as
+        [`to_dict`][burn_torch.module.config.Config.to_dict] gives them); ValueError for unknown
+        fields."""
         return _from_dict(cls, data)
 
 

@@ -35,5 +35,5 @@ class _Distribute(PathTracker, ModuleMapper):
 
 
 def distribute(module: _M) -> _M:
-    """See :meth:`Module.distributed`."""
+    """See ``Module.distributed``."""
     return module.map(_Distribute())

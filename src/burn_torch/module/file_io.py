@@ -9,9 +9,9 @@ burn_torch metadata. Files written here carry ``__metadata__``
 loaded module gets back its ParamIds; files from other tools load too (parameters keep their
 ids).
 
-Every save is atomic (:func:`burn_torch.atomic_file.atomic_write`): an interrupted or failed
-save leaves the previous file byte-identical. Every malformed file raises ``ValueError`` whose
-message starts with the file's path and says what is wrong.
+Every save is atomic ([`burn_torch.atomic_file.atomic_write`][burn_torch.atomic_file.atomic_write]):
+an interrupted or failed save leaves the previous file byte-identical. Every malformed file raises
+``ValueError`` whose message starts with the file's path and says what is wrong.
 """
 from __future__ import annotations
 
@@ -189,8 +189,9 @@ def save_file(module: Module, path, recorder=None, metadata: "Mapping[str, str] 
 def read_record(path, device: Device | None = None) -> ModuleRecord:
     """The ModuleRecord stored in a safetensors file (ids from burn_torch metadata, if any).
 
-    Raises ValueError naming the file when it is malformed (see :func:`read_safetensors` and
-    the metadata checks of the module docstring).
+    Raises ValueError naming the file when it is malformed (see
+    [`read_safetensors`][burn_torch.module.file_io.read_safetensors] and the metadata checks of the
+    module docstring).
     """
     path = _with_suffix(path)
     tensors, metadata = read_safetensors(path)

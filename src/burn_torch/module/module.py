@@ -1,10 +1,12 @@
 """The Module base class: parameters found from attributes, traversed by visitors and mappers.
 
-A module's *children* are its attributes that hold a :class:`Param`, a :class:`TrainingFlag`, a
-nested :class:`Module`, or a list / tuple / dict containing any of them (recursively). Other
-attributes (ints, configs, ``None``) are plain constants; a bare :class:`Tensor` attribute is a
-constant tensor: it follows ``to_device``/``fork``/``valid``/``train`` but is neither visited,
-counted nor recorded (Burn's bare ``Tensor`` field).
+A module's *children* are its attributes that hold a [`Param`][burn_torch.module.param.Param], a
+[`TrainingFlag`][burn_torch.module.param.TrainingFlag], a nested
+[`Module`][burn_torch.module.module.Module], or a list / tuple / dict containing any of them
+(recursively). Other attributes (ints, configs, ``None``) are plain constants; a bare
+[`Tensor`][burn_torch.tensor.Tensor] attribute is a constant tensor: it follows
+``to_device``/``fork``/``valid``/``train`` but is neither visited, counted nor recorded (Burn's bare
+``Tensor`` field).
 
 Modules are values, as in Burn: every transformation (``map``, ``train``, ``valid``, ``fork``,
 ``load_record``, an optimizer step, ...) returns a new module and leaves the original untouched.
@@ -351,7 +353,8 @@ class Module:
         """Moves every tensor to ``device``.
 
         Tensors keep their own autodiff association; a tracked parameter records a
-        differentiable step, so the result cannot be optimized directly: use :meth:`fork`.
+        differentiable step, so the result cannot be optimized directly: use
+        [`fork`][burn_torch.module.module.Module.fork].
         """
         return self.map(_ToDevice(device))
 
@@ -370,7 +373,8 @@ class Module:
 
     # -- records and files ----------------------------------------------------------------------
     def into_record(self):
-        """The module's state: a :class:`~burn_torch.module.ModuleRecord` of every parameter."""
+        """The module's state: a [`ModuleRecord`][burn_torch.module.record.ModuleRecord] of every
+        parameter."""
         return _into_record(self)
 
     def load_record(self, record, strict: bool = True) -> Self:
@@ -387,7 +391,8 @@ class Module:
     def load_file(self, path, recorder=None, device: Device | None = None,
                   strict: bool = True) -> Self:
         """Burn's ``load_file(path, &recorder, &device)``: this module holding the file's
-        values; without a recorder, from a file :meth:`save_file` wrote without one. See
+        values; without a recorder, from a file
+        [`save_file`][burn_torch.module.module.Module.save_file] wrote without one. See
         ``burn_torch.module.file_io.load_file``."""
         return _load_file(self, path, recorder, device, strict)
 

@@ -1,9 +1,10 @@
 """Module records: a module's parameters as values, and loading them back with checks.
 
-A :class:`ModuleRecord` maps each parameter's dotted path to a :class:`ParamRecord` (its id and
-its tensor, without autodiff). Loading checks names, kinds and shapes *before* anything changes:
-a failed load raises :class:`RecordMismatchError` and leaves the module as it was (modules are
-values: the loaded module is a new one).
+A [`ModuleRecord`][burn_torch.module.record.ModuleRecord] maps each parameter's dotted path to a
+[`ParamRecord`][burn_torch.module.record.ParamRecord] (its id and its tensor, without autodiff).
+Loading checks names, kinds and shapes *before* anything changes: a failed load raises
+[`RecordMismatchError`][burn_torch.module.record.RecordMismatchError] and leaves the module as it
+was (modules are values: the loaded module is a new one).
 """
 from __future__ import annotations
 

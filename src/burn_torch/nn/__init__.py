@@ -5,11 +5,13 @@ How a layer is written (every layer here follows it; new layers must too):
 1. A ``XxxConfig(Config)`` declares the hyperparameters as annotated fields with Burn's names
    and defaults (``LinearConfig(d_input, d_output).with_bias(False)``); ``Config`` makes it a
    frozen value with ``with_<field>`` builders.
-2. ``XxxConfig.init(device) -> Xxx`` creates the parameters, each a :class:`~burn_torch.module.Param`
-   (usually through an :class:`Initializer`: ``init_with(shape, fan_in, fan_out, device)``),
-   with Burn's shapes and layouts (``Linear.weight`` is ``[d_input, d_output]``). Configs of
-   layers without parameters (pools, ``Dropout``, ``LeakyRelu``) take no device, as Burn's:
-   ``DropoutConfig(0.1).init()``; parameterless activations are built directly (``Relu()``).
+2. ``XxxConfig.init(device) -> Xxx`` creates the parameters, each a
+[`Param`][burn_torch.module.param.Param]
+   (usually through an [`Initializer`][burn_torch.nn.initializer.Initializer]: ``init_with(shape,
+   fan_in, fan_out, device)``), with Burn's shapes and layouts (``Linear.weight`` is ``[d_input,
+   d_output]``). Configs of layers without parameters (pools, ``Dropout``, ``LeakyRelu``) take no
+   device, as Burn's: ``DropoutConfig(0.1).init()``; parameterless activations are built directly
+   (``Relu()``).
 3. ``Xxx(Module)`` stores Params, sub-modules, containers of them, plain constants and
    ``TrainingFlag``s (for layers without parameters that behave differently in training, read
    through ``flag.is_training()``) as attributes, and computes in ``forward`` with burn_torch

@@ -8,7 +8,8 @@ from .pairwise_distance import _same_matrices
 
 
 class CosineSimilarityConfig(Config):
-    """Configuration of :class:`CosineSimilarity` (Burn's defaults ``dim=1``, ``eps=1e-8``)."""
+    """Configuration of [`CosineSimilarity`][burn_torch.nn.cosine_similarity.CosineSimilarity]
+    (Burn's defaults ``dim=1``, ``eps=1e-8``)."""
 
     dim: int = 1
     eps: float = 1e-8

@@ -10,7 +10,8 @@ from .initializer import Initializer
 
 
 class EmbeddingConfig(Config):
-    """Configuration of :class:`Embedding` (Burn's default initializer: ``N(0, 1)``)."""
+    """Configuration of [`Embedding`][burn_torch.nn.embedding.Embedding] (Burn's default
+    initializer: ``N(0, 1)``)."""
 
     n_embedding: int
     d_model: int

@@ -10,7 +10,7 @@ from ..tensor import Tensor
 
 
 class Fold4dConfig(Config):
-    """Configuration of :class:`Fold4d` (Burn's fields and defaults)."""
+    """Configuration of [`Fold4d`][burn_torch.nn.fold.Fold4d] (Burn's fields and defaults)."""
 
     output_size: Sequence[int]
     kernel_size: Sequence[int]
@@ -27,7 +27,7 @@ class Fold4dConfig(Config):
 @module_fields
 class Fold4d(Module):
     """Columns ``[batch, channels * k_h * k_w, blocks]`` summed back into ``[batch, channels,
-    *output_size]`` (the adjoint of :class:`Unfold4d`; fields ``output_size``, ``kernel_size``,
+    *output_size]`` (the adjoint of ``Unfold4d``; fields ``output_size``, ``kernel_size``,
     ``stride``, ``dilation``, ``padding``)."""
 
     output_size: list[int]

@@ -12,9 +12,9 @@ from .initializer import Initializer
 
 
 class LinearConfig(Config):
-    """Configuration of :class:`Linear` (Burn's defaults: bias on, Kaiming-uniform with gain
-    ``1/sqrt(3)``, i.e. ``U(-1/sqrt(d_input), 1/sqrt(d_input))`` for weight and bias, the same
-    distribution as ``torch.nn.Linear``)."""
+    """Configuration of [`Linear`][burn_torch.nn.linear.Linear] (Burn's defaults: bias on,
+    Kaiming-uniform with gain ``1/sqrt(3)``, i.e. ``U(-1/sqrt(d_input), 1/sqrt(d_input))`` for
+    weight and bias, the same distribution as ``torch.nn.Linear``)."""
 
     d_input: int
     d_output: int

@@ -7,7 +7,8 @@ from ..tensor import Tensor
 
 
 class GaussianNoiseConfig(Config):
-    """Configuration of :class:`GaussianNoise`: ``std``, the noise's standard deviation."""
+    """Configuration of [`GaussianNoise`][burn_torch.nn.noise.GaussianNoise]: ``std``, the noise's
+    standard deviation."""
 
     std: float
 

@@ -7,7 +7,8 @@ from ..tensor import Tensor
 
 
 class PairwiseDistanceConfig(Config):
-    """Configuration of :class:`PairwiseDistance` (Burn's defaults ``p=2``, ``eps=1e-6``)."""
+    """Configuration of [`PairwiseDistance`][burn_torch.nn.pairwise_distance.PairwiseDistance]
+    (Burn's defaults ``p=2``, ``eps=1e-6``)."""
 
     p: float = 2.0
     eps: float = 1e-6

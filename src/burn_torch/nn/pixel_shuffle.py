@@ -8,7 +8,8 @@ from ..tensor import Tensor
 
 
 class PixelShuffleConfig(Config):
-    """Configuration of :class:`PixelShuffle`: the ``upscale_factor``."""
+    """Configuration of [`PixelShuffle`][burn_torch.nn.pixel_shuffle.PixelShuffle]: the
+    ``upscale_factor``."""
 
     upscale_factor: int
 
@@ -28,7 +29,8 @@ class PixelShuffle(Module):
 
 
 class PixelUnshuffleConfig(Config):
-    """Configuration of :class:`PixelUnshuffle`: the ``downscale_factor``."""
+    """Configuration of [`PixelUnshuffle`][burn_torch.nn.pixel_shuffle.PixelUnshuffle]: the
+    ``downscale_factor``."""
 
     downscale_factor: int
 

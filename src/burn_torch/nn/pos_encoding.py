@@ -31,8 +31,9 @@ def generate_sinusoids(length: int, d_model: int, max_timescale: int, device: De
 
 
 class PositionalEncodingConfig(Config):
-    """Configuration of :class:`PositionalEncoding` (Burn's fields and defaults; ``d_model`` is
-    the only required one, so it comes first positionally as in Burn's ``new(d_model)``)."""
+    """Configuration of [`PositionalEncoding`][burn_torch.nn.pos_encoding.PositionalEncoding]
+    (Burn's fields and defaults; ``d_model`` is the only required one, so it comes first
+    positionally as in Burn's ``new(d_model)``)."""
 
     d_model: int
     max_sequence_size: int = 5000

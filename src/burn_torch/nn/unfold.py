@@ -10,7 +10,7 @@ from ..tensor import Tensor
 
 
 class Unfold4dConfig(Config):
-    """Configuration of :class:`Unfold4d` (Burn's fields and defaults)."""
+    """Configuration of [`Unfold4d`][burn_torch.nn.unfold.Unfold4d] (Burn's fields and defaults)."""
 
     kernel_size: Sequence[int]
     stride: Sequence[int] = (1, 1)

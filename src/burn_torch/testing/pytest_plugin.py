@@ -81,16 +81,19 @@ class Checker:
         return kwargs
 
     def matches_torch(self, burn_fn: Callable, torch_fn: Callable, *inputs, **kwargs) -> GradCheck:
-        """:func:`~burn_torch.testing.assert_matches_torch` with the session's defaults."""
+        """[`assert_matches_torch`][burn_torch.testing.reference.assert_matches_torch] with the
+        session's defaults."""
         return assert_matches_torch(burn_fn, torch_fn, *inputs, **self._defaults(inputs, kwargs))
 
     def module_matches_torch(self, burn_module, torch_module, *inputs, **kwargs) -> GradCheck:
-        """:func:`~burn_torch.testing.assert_module_matches_torch` with the session's defaults."""
+        """[`assert_module_matches_torch`][burn_torch.testing.reference.assert_module_matches_torch]
+        with the session's defaults."""
         return assert_module_matches_torch(burn_module, torch_module, *inputs,
                                            **self._defaults(inputs, kwargs))
 
     def grads_match_torch(self, fn: Callable, *inputs, **kwargs) -> GradCheck:
-        """:func:`~burn_torch.testing.assert_grads_match_torch` with the session's defaults."""
+        """[`assert_grads_match_torch`][burn_torch.testing.grads.assert_grads_match_torch] with the
+        session's defaults."""
         return assert_grads_match_torch(fn, *inputs, **self._defaults(inputs, kwargs))
 
 
@@ -106,7 +109,8 @@ def pytest_addoption(parser) -> None:
 
 @pytest.fixture
 def burn_check(request) -> Checker:
-    """A :class:`Checker` configured by the ``--burn-torch-*`` options."""
+    """A [`Checker`][burn_torch.testing.pytest_plugin.Checker] configured by the ``--burn-torch-*``
+    options."""
     opt = request.config.getoption
     return Checker(STRATEGIES[opt("--burn-torch-strategies")],
                    TOLERANCE_PROFILES[opt("--burn-torch-tolerance")], opt("--burn-torch-seed"))

@@ -31,7 +31,8 @@ _DEVICES = {Strategy.DISABLED: Device.cpu().autodiff(),
 
 
 class Failures:
-    """Collects mismatches; :meth:`raise_if_any` raises them as one AssertionError."""
+    """Collects mismatches; [`raise_if_any`][burn_torch.testing.runs.Failures.raise_if_any] raises
+    them as one AssertionError."""
 
     def __init__(self, title: str) -> None:
         self.title = title
@@ -174,9 +175,9 @@ def _same(a, b) -> bool:
 
 def burn_runs(fn: Callable, inputs: list[Input], loss: str, seed: int, failures: Failures,
               names: Sequence[str], strategies: Sequence[Strategy] = BOTH) -> BurnRun:
-    """:func:`burn_run` under each strategy in ``strategies`` (the first one's run is returned;
-    an empty sequence runs the inputs as given). Every further strategy must give bit-equal
-    outputs and gradients (NaN equal to NaN), reported per value otherwise."""
+    """[`burn_run`][burn_torch.testing.runs.burn_run] under each strategy in ``strategies`` (the
+    first one's run is returned; an empty sequence runs the inputs as given). Every further strategy
+    must give bit-equal outputs and gradients (NaN equal to NaN), reported per value otherwise."""
     if not strategies:
         return burn_run(fn, inputs, loss, seed, failures, names)
     first = burn_run(fn, with_strategy(inputs, strategies[0]), loss, seed, failures, names)

@@ -2,16 +2,20 @@
 
 Two kinds of arrays:
 
-* :func:`edge_arrays`, :func:`clamp_arrays`, :func:`repeated_indices`: every value drawn by
+* [`edge_arrays`][burn_torch.testing.strategies.edge_arrays],
+  [`clamp_arrays`][burn_torch.testing.strategies.clamp_arrays],
+  [`repeated_indices`][burn_torch.testing.strategies.repeated_indices]: every value drawn by
   hypothesis, so they contain the points where gradients are decided (zeros, exact ties, clamp
-  bounds, kinks, repeated indices), hypothesis shrinks the values themselves (towards 0 and
-  towards fewer distinct values) and a failing example shows the arrays;
-* :func:`float_arrays`, :func:`index_arrays`, :func:`masks`: values from a numpy generator
-  seeded by hypothesis (fast for any size, away from edges on request; hypothesis shrinks the
-  shape and the seed).
+  bounds, kinks, repeated indices), hypothesis shrinks the values themselves (towards 0 and towards
+  fewer distinct values) and a failing example shows the arrays;
+* [`float_arrays`][burn_torch.testing.strategies.float_arrays],
+  [`index_arrays`][burn_torch.testing.strategies.index_arrays],
+  [`masks`][burn_torch.testing.strategies.masks]: values from a numpy generator seeded by hypothesis
+  (fast for any size, away from edges on request; hypothesis shrinks the shape and the seed).
 
-Every strategy takes concrete shapes except :func:`float_arrays` and :func:`edge_arrays`, which
-also accept a strategy of shapes.
+Every strategy takes concrete shapes except
+[`float_arrays`][burn_torch.testing.strategies.float_arrays] and
+[`edge_arrays`][burn_torch.testing.strategies.edge_arrays], which also accept a strategy of shapes.
 
 Examples::
 
@@ -191,16 +195,18 @@ def edge_arrays(shape, low: float = -2.0, high: float = 2.0, *, edges: Sequence[
 
 def clamp_arrays(shape, min: float, max: float, *, margin: float = 1.0,
                  dtype=np.float64) -> SearchStrategy[np.ndarray]:
-    """:func:`edge_arrays` for ``clamp(min, max)``: values in ``[min - margin, max + margin]``,
-    often exactly at ``min``, ``max`` or 0 (the bounds included in the gradient's range)."""
+    """[`edge_arrays`][burn_torch.testing.strategies.edge_arrays] for ``clamp(min, max)``: values in
+    ``[min - margin, max + margin]``, often exactly at ``min``, ``max`` or 0 (the bounds included in
+    the gradient's range)."""
     return edge_arrays(shape, min - margin, max + margin, edges=(min, max, 0.0), dtype=dtype)
 
 
 def repeated_indices(shape: Sequence[int], dim: int, *, mode: str = "gather", min_len: int = 1,
                      max_len: int = 4) -> SearchStrategy[np.ndarray]:
-    """Int64 indices as :func:`index_arrays` (``mode`` ``"gather"`` or ``"select"``), each drawn
-    by hypothesis: they shrink towards 0, so repeated indices (every index 0) are among the first
-    examples tried. Raises ValueError for an unknown mode or an out-of-range dim."""
+    """Int64 indices as [`index_arrays`][burn_torch.testing.strategies.index_arrays] (``mode``
+    ``"gather"`` or ``"select"``), each drawn by hypothesis: they shrink towards 0, so repeated
+    indices (every index 0) are among the first examples tried. Raises ValueError for an unknown
+    mode or an out-of-range dim."""
     shape = tuple(shape)
     if mode not in ("gather", "select"):
         raise ValueError(f"mode must be 'gather' or 'select', got {mode!r}")

@@ -1,10 +1,11 @@
 """A PNG of every numeric metric's curves, from the metric logs of an artifact directory.
 
 ``SupervisedTraining.launch`` draws ``metrics.png`` off the training thread once training has
-ended (:func:`plot_in_background`): matplotlib's start-up (about a second or more) then overlaps
-whatever the program does next instead of delaying ``launch``'s return. :func:`wait_for_plots`
-waits for those drawings; the process waits for them before it forks (a ``DataLoader``'s worker
-processes) and before it exits, so a plot is never cut short or duplicated into a child.
+ended ([`plot_in_background`][burn_torch.train.plot.plot_in_background]): matplotlib's start-up
+(about a second or more) then overlaps whatever the program does next instead of delaying
+``launch``'s return. [`wait_for_plots`][burn_torch.train.plot.wait_for_plots] waits for those
+drawings; the process waits for them before it forks (a ``DataLoader``'s worker processes) and
+before it exits, so a plot is never cut short or duplicated into a child.
 """
 from __future__ import annotations
 
@@ -88,8 +89,9 @@ def plot_in_background(directory: Path, names: Mapping[str, str], log) -> thread
 
 
 def wait_for_plots(timeout: float | None = None) -> bool:
-    """Waits until every plot started by :func:`plot_in_background` is written; returns
-    whether all are done (False when ``timeout`` seconds passed first)."""
+    """Waits until every plot started by
+    [`plot_in_background`][burn_torch.train.plot.plot_in_background] is written; returns whether all
+    are done (False when ``timeout`` seconds passed first)."""
     with _pending_lock:
         threads = [t for t in _pending if t is not threading.current_thread()]
     for thread in threads:

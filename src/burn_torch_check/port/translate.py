@@ -1,8 +1,8 @@
 """The translator: a libcst transformer that rewrites a PyTorch program into burn_torch, row by row
-of the mapping table (:mod:`.table`), keeping comments and layout elsewhere.
+of the mapping table (``.table``), keeping comments and layout elsewhere.
 
-:func:`translate_source` returns a :class:`Translation`: the port's source and one
-:class:`Event` per rewritten or left place. A line whose meaning burn_torch cannot keep stays as
+``translate_source`` returns a ``Translation``: the port's source and one
+``Event`` per rewritten or left place. A line whose meaning burn_torch cannot keep stays as
 it was under a ``# burn-torch-port: BTnnn <why>`` comment; nothing is rewritten without a row.
 Torch-free: it reads the program, never runs it.
 """

@@ -7,7 +7,8 @@ from ...tensor import Tensor
 
 
 class LeakyReluConfig(Config):
-    """Configuration of :class:`LeakyRelu` (Burn's default slope 0.01)."""
+    """Configuration of [`LeakyRelu`][burn_torch.nn.activation.LeakyRelu] (Burn's default slope
+    0.01)."""
 
     negative_slope: float = 0.01
 

@@ -10,8 +10,8 @@ from ..initializer import Initializer
 
 
 class PReluConfig(Config):
-    """Configuration of :class:`PRelu`: ``num_parameters`` slopes (1, or one per channel), each
-    initialised to ``alpha`` (Burn's defaults 1 and 0.25)."""
+    """Configuration of [`PRelu`][burn_torch.nn.activation.PRelu]: ``num_parameters`` slopes (1, or
+    one per channel), each initialised to ``alpha`` (Burn's defaults 1 and 0.25)."""
 
     num_parameters: int = 1
     alpha: float = 0.25

@@ -14,7 +14,8 @@ from ..linear import Linear, LinearConfig
 
 # -- SwiGlu: silu(x W_inner + b) * (x W_outer + b) ------------------------------------------------
 class SwiGluConfig(Config):
-    """Configuration of :class:`SwiGlu` (Burn's defaults: no bias, Linear's initializer)."""
+    """Configuration of [`SwiGlu`][burn_torch.nn.activation.SwiGlu] (Burn's defaults: no bias,
+    Linear's initializer)."""
 
     d_input: int
     d_output: int

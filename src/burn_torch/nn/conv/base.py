@@ -119,7 +119,7 @@ def _copy(value):
 
 @module_fields
 class _ConvTranspose(_Convolution):
-    """The fields of a transposed convolution: :class:`_Convolution`'s, ``padding_out`` and
+    """The fields of a transposed convolution: ``_Convolution``'s, ``padding_out`` and
     ``channels``; ``_op`` and ``_rank`` name its functional form and input rank."""
 
     _op = staticmethod(conv_transpose2d)

@@ -13,7 +13,7 @@ from .base import (_bias, _check_groups, _check_same, _Convolution, _DEFAULT_INI
 
 
 class Conv1dConfig(Config):
-    """Configuration of :class:`Conv1d` (Burn's fields and defaults)."""
+    """Configuration of [`Conv1d`][burn_torch.nn.conv.Conv1d] (Burn's fields and defaults)."""
 
     channels_in: int
     channels_out: int

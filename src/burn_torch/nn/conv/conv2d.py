@@ -12,8 +12,8 @@ from .base import _bias, _ConvConfig, _Convolution, _DEFAULT_INIT, _input_rank, 
 
 
 class Conv2dConfig(_ConvConfig):
-    """Configuration of :class:`Conv2d`: ``channels`` is ``[in, out]``, ``kernel_size``
-    ``[k_h, k_w]`` (Burn's fields and defaults)."""
+    """Configuration of [`Conv2d`][burn_torch.nn.conv.Conv2d]: ``channels`` is ``[in, out]``,
+    ``kernel_size`` ``[k_h, k_w]`` (Burn's fields and defaults)."""
 
     channels: Sequence[int]
     kernel_size: Sequence[int]
@@ -25,7 +25,7 @@ class Conv2dConfig(_ConvConfig):
     initializer: Initializer = _DEFAULT_INIT
 
     def init(self, device: Device) -> "Conv2d":
-        """A new Conv2d on ``device``; ValueError as :meth:`Conv1dConfig.init`."""
+        """A new Conv2d on ``device``; ValueError as ``Conv1dConfig.init``."""
         return super().init(device)
 
     _layer = property(lambda self: Conv2d)

@@ -15,8 +15,9 @@ from .base import _bias, _check_groups, _check_same, _DEFAULT_INIT, _input_rank
 
 
 class DeformConv2dConfig(Config):
-    """Configuration of :class:`DeformConv2d` (Burn's fields and defaults). ``offset_groups``
-    is honoured (Burn 0.21's ``init`` copied ``weight_groups`` into it, a bug later Burn fixes)."""
+    """Configuration of [`DeformConv2d`][burn_torch.nn.conv.DeformConv2d] (Burn's fields and
+    defaults). ``offset_groups`` is honoured (Burn 0.21's ``init`` copied ``weight_groups`` into it,
+    a bug later Burn fixes)."""
 
     channels: Sequence[int]
     kernel_size: Sequence[int]

@@ -8,7 +8,8 @@ from .base import _options, _output_size, _rank, InterpolateMode
 
 
 class Interpolate1dConfig(Config):
-    """Configuration of :class:`Interpolate1d` (Burn's fields and defaults)."""
+    """Configuration of [`Interpolate1d`][burn_torch.nn.interpolate.Interpolate1d] (Burn's fields
+    and defaults)."""
 
     output_size: int | None = None
     scale_factor: float | None = None

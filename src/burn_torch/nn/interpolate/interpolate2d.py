@@ -10,7 +10,8 @@ from .base import _options, _output_size, _rank, InterpolateMode
 
 
 class Interpolate2dConfig(Config):
-    """Configuration of :class:`Interpolate2d` (Burn's fields and defaults)."""
+    """Configuration of [`Interpolate2d`][burn_torch.nn.interpolate.Interpolate2d] (Burn's fields
+    and defaults)."""
 
     output_size: Sequence[int] | None = None
     scale_factor: Sequence[float] | None = None

@@ -14,7 +14,8 @@ from .cross_entropy import _check_smoothing_and_weights
 
 
 class BinaryCrossEntropyLossConfig(Config):
-    """Configuration of :class:`BinaryCrossEntropyLoss` (Burn's fields).
+    """Configuration of [`BinaryCrossEntropyLoss`][burn_torch.nn.loss.BinaryCrossEntropyLoss]
+    (Burn's fields).
 
     ``weights``: one positive weight per class (``[w_0, w_1]`` for binary targets, one per
     column for multi-label targets); each element's loss is multiplied by its weight and the

@@ -26,7 +26,7 @@ def _check_smoothing_and_weights(smoothing: float | None, weights: Sequence[floa
 
 
 class CrossEntropyLossConfig(Config):
-    """Configuration of :class:`CrossEntropyLoss` (Burn's fields).
+    """Configuration of [`CrossEntropyLoss`][burn_torch.nn.loss.CrossEntropyLoss] (Burn's fields).
 
     ``pad_tokens``: target values whose rows contribute 0 to the loss but still count in its
     denominator, as Burn (the batch size; with ``weights``, the sum of every row's class

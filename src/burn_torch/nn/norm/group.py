@@ -10,7 +10,7 @@ from ..initializer import Initializer
 
 
 class GroupNormConfig(Config):
-    """Configuration of :class:`GroupNorm` (Burn's fields and defaults)."""
+    """Configuration of [`GroupNorm`][burn_torch.nn.norm.GroupNorm] (Burn's fields and defaults)."""
 
     num_groups: int
     num_channels: int

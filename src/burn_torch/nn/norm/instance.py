@@ -10,7 +10,8 @@ from ..initializer import Initializer
 
 
 class InstanceNormConfig(Config):
-    """Configuration of :class:`InstanceNorm` (Burn's fields and defaults)."""
+    """Configuration of [`InstanceNorm`][burn_torch.nn.norm.InstanceNorm] (Burn's fields and
+    defaults)."""
 
     num_channels: int
     epsilon: float = 1e-5

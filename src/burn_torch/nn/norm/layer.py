@@ -10,7 +10,7 @@ from ..initializer import Initializer
 
 
 class LayerNormConfig(Config):
-    """Configuration of :class:`LayerNorm` (Burn's fields and defaults)."""
+    """Configuration of [`LayerNorm`][burn_torch.nn.norm.LayerNorm] (Burn's fields and defaults)."""
 
     d_model: int
     epsilon: float = 1e-5

@@ -10,8 +10,8 @@ from ...tensor import Tensor
 
 
 class LocalResponseNormConfig(Config):
-    """Configuration of :class:`LocalResponseNorm` (Burn's fields and defaults; ``k`` is
-    torch's ``k`` and ONNX's ``bias``)."""
+    """Configuration of [`LocalResponseNorm`][burn_torch.nn.norm.LocalResponseNorm] (Burn's fields
+    and defaults; ``k`` is torch's ``k`` and ONNX's ``bias``)."""
 
     size: int
     alpha: float = 0.0001

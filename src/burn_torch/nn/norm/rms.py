@@ -10,7 +10,7 @@ from ..initializer import Initializer
 
 
 class RmsNormConfig(Config):
-    """Configuration of :class:`RmsNorm` (Burn's fields and defaults)."""
+    """Configuration of [`RmsNorm`][burn_torch.nn.norm.RmsNorm] (Burn's fields and defaults)."""
 
     d_model: int
     epsilon: float = 1e-5

@@ -10,8 +10,8 @@ from .base import _padded_1d, _Pool1dConfig
 
 
 class AvgPool1dConfig(_Pool1dConfig):
-    """Configuration of :class:`AvgPool1d` (Burn's fields; ``stride=None`` means
-    ``kernel_size``; padding counts in the average by default, as Burn)."""
+    """Configuration of [`AvgPool1d`][burn_torch.nn.pool.AvgPool1d] (Burn's fields; ``stride=None``
+    means ``kernel_size``; padding counts in the average by default, as Burn)."""
 
     kernel_size: int
     stride: int | None = None

@@ -12,8 +12,8 @@ from .base import _PoolConfig, _split, pad_2d
 
 
 class AvgPool2dConfig(_PoolConfig):
-    """Configuration of :class:`AvgPool2d` (Burn's fields; ``strides=None`` means
-    ``kernel_size``; padding counts in the average by default, as Burn)."""
+    """Configuration of [`AvgPool2d`][burn_torch.nn.pool.AvgPool2d] (Burn's fields; ``strides=None``
+    means ``kernel_size``; padding counts in the average by default, as Burn)."""
 
     kernel_size: Sequence[int]
     strides: Sequence[int] | None = None

@@ -10,8 +10,8 @@ from .base import _padded_1d, _Pool1dConfig
 
 
 class MaxPool1dConfig(_Pool1dConfig):
-    """Configuration of :class:`MaxPool1d` (Burn's fields; ``stride=None`` means
-    ``kernel_size``)."""
+    """Configuration of [`MaxPool1d`][burn_torch.nn.pool.MaxPool1d] (Burn's fields; ``stride=None``
+    means ``kernel_size``)."""
 
     kernel_size: int
     stride: int | None = None

@@ -12,8 +12,8 @@ from .base import _PoolConfig, _split, pad_2d
 
 
 class MaxPool2dConfig(_PoolConfig):
-    """Configuration of :class:`MaxPool2d` (Burn's fields; ``strides=None`` means
-    ``kernel_size``)."""
+    """Configuration of [`MaxPool2d`][burn_torch.nn.pool.MaxPool2d] (Burn's fields; ``strides=None``
+    means ``kernel_size``)."""
 
     kernel_size: Sequence[int]
     strides: Sequence[int] | None = None

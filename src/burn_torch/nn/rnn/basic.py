@@ -28,7 +28,7 @@ class RnnState(NamedTuple):
 
 
 class RnnConfig(Config):
-    """Configuration of :class:`Rnn` (Burn's fields and defaults)."""
+    """Configuration of [`Rnn`][burn_torch.nn.rnn.Rnn] (Burn's fields and defaults)."""
 
     d_input: int
     d_hidden: int
@@ -98,7 +98,7 @@ class Rnn(Module):
 
 
 class BiRnnConfig(Config):
-    """Configuration of :class:`BiRnn` (Burn's fields and defaults)."""
+    """Configuration of [`BiRnn`][burn_torch.nn.rnn.BiRnn] (Burn's fields and defaults)."""
 
     d_input: int
     d_hidden: int

@@ -29,8 +29,8 @@ from .gate_controller import describe, GateController
 
 
 class GruConfig(Config):
-    """Configuration of :class:`Gru` (Burn's fields and defaults: ``reset_after`` on,
-    Xavier-normal weights, sigmoid gates, tanh candidate, no clip)."""
+    """Configuration of [`Gru`][burn_torch.nn.rnn.Gru] (Burn's fields and defaults: ``reset_after``
+    on, Xavier-normal weights, sigmoid gates, tanh candidate, no clip)."""
 
     d_input: int
     d_hidden: int
@@ -122,7 +122,7 @@ class Gru(Module):
 
 
 class BiGruConfig(Config):
-    """Configuration of :class:`BiGru` (Burn's fields and defaults)."""
+    """Configuration of [`BiGru`][burn_torch.nn.rnn.BiGru] (Burn's fields and defaults)."""
 
     d_input: int
     d_hidden: int

@@ -36,8 +36,8 @@ class LstmState(NamedTuple):
 
 
 class LstmConfig(Config):
-    """Configuration of :class:`Lstm` (Burn's fields and defaults: Xavier-normal weights,
-    batch-first input, sigmoid gates, tanh cell and hidden activations)."""
+    """Configuration of [`Lstm`][burn_torch.nn.rnn.Lstm] (Burn's fields and defaults: Xavier-normal
+    weights, batch-first input, sigmoid gates, tanh cell and hidden activations)."""
 
     d_input: int
     d_hidden: int
@@ -153,7 +153,8 @@ class Lstm(Module):
 
 
 class BiLstmConfig(Config):
-    """Configuration of :class:`BiLstm` (Burn's fields and defaults; no ``reverse``)."""
+    """Configuration of [`BiLstm`][burn_torch.nn.rnn.BiLstm] (Burn's fields and defaults; no
+    ``reverse``)."""
 
     d_input: int
     d_hidden: int

@@ -22,9 +22,9 @@ from .pwff import _DEFAULT_INIT, PositionWiseFeedForward, PositionWiseFeedForwar
 
 
 class TransformerEncoderConfig(Config):
-    """Configuration of :class:`TransformerEncoder` (Burn's fields and defaults; the
-    ``attention_dropout``, ``ffn_dropout`` and ``residual_dropout`` rates fall back to
-    ``dropout`` when None)."""
+    """Configuration of [`TransformerEncoder`][burn_torch.nn.transformer.TransformerEncoder] (Burn's
+    fields and defaults; the ``attention_dropout``, ``ffn_dropout`` and ``residual_dropout`` rates
+    fall back to ``dropout`` when None)."""
 
     d_model: int
     d_ff: int
@@ -94,8 +94,10 @@ class TransformerEncoderLayer(Module):
 
 @dataclass(frozen=True)
 class TransformerEncoderInput:
-    """The input of :meth:`TransformerEncoder.forward`: ``tensor`` ``[batch, seq, d_model]`` and
-    optional Bool masks (see :class:`~burn_torch.nn.MhaInput`)."""
+    """The input of
+    [`TransformerEncoder.forward`][burn_torch.nn.transformer.TransformerEncoder.forward]: ``tensor``
+    ``[batch, seq, d_model]`` and optional Bool masks (see
+    [`MhaInput`][burn_torch.nn.attention.MhaInput])."""
 
     tensor: Tensor
     mask_pad_tensor: Tensor | None = None
@@ -128,7 +130,8 @@ class TransformerStack(Module):
 
 
 class TransformerEncoder(TransformerStack):
-    """A stack of :class:`TransformerEncoderLayer` (fields as :class:`TransformerStack`)."""
+    """A stack of [`TransformerEncoderLayer`][burn_torch.nn.transformer.TransformerEncoderLayer]
+    (fields as ``TransformerStack``)."""
 
     def __init__(self, layers: list[TransformerEncoderLayer],
                  config: TransformerEncoderConfig) -> None:

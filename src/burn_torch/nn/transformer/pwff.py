@@ -17,7 +17,9 @@ _DEFAULT_INIT = Initializer.kaiming_uniform(1.0 / math.sqrt(3.0), False)
 
 
 class PositionWiseFeedForwardConfig(Config):
-    """Configuration of :class:`PositionWiseFeedForward` (Burn's fields and defaults)."""
+    """Configuration of
+    [`PositionWiseFeedForward`][burn_torch.nn.transformer.PositionWiseFeedForward] (Burn's fields
+    and defaults)."""
 
     d_model: int
     d_ff: int
