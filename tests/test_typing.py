@@ -1,7 +1,8 @@
 """Type checkers see the package as users call it: mypy, with its default settings, finds no
 error in the examples or in the Python snippets of the README and the documentation (each
-Markdown section's snippets checked together, as one program), and the package ships
-``py.typed``."""
+Markdown section's snippets checked together, as one program; a block that is only a sketch of a
+larger program says so with ``<!-- sketch -->`` on the line before its fence, and is left out),
+and the package ships ``py.typed``."""
 import importlib.util
 from pathlib import Path
 
@@ -14,14 +15,18 @@ needs_mypy = pytest.mark.skipif(importlib.util.find_spec("mypy") is None,
                                 reason="mypy is not installed (pip install -e '.[test]')")
 
 
+SKETCH = "<!-- sketch -->"
+
+
 def snippet_sections(markdown: str) -> list[str]:
     """The ```python blocks of ``markdown``, joined per section (a heading outside a code fence
-    starts a section), one program per section that has any."""
-    sections, blocks, block, fence = [], [], None, None
+    starts a section), one program per section that has any; blocks marked as sketches (the line
+    before the fence is ``<!-- sketch -->``) are left out."""
+    sections, blocks, block, fence, previous = [], [], None, None, ""
     for line in markdown.splitlines(keepends=True):
         if fence is None and line.startswith("```"):
             fence = line.strip()[3:]
-            block = [] if fence == "python" else None
+            block = [] if fence == "python" and previous.strip() != SKETCH else None
         elif fence is not None and line.startswith("```"):
             if block is not None:
                 blocks.append("".join(block))
@@ -32,6 +37,8 @@ def snippet_sections(markdown: str) -> list[str]:
         elif line.startswith("#") and blocks:
             sections.append("\n\n".join(blocks))
             blocks = []
+        if fence is None and line.strip():
+            previous = line
     if blocks:
         sections.append("\n\n".join(blocks))
     return sections
@@ -41,6 +48,11 @@ def test_snippet_sections_join_the_blocks_of_a_section_and_skip_other_languages(
     text = ("# A\n```python\nx = 1\n```\n```bash\nls\n```\n```python\n# not a heading\ny = x\n```\n"
             "## B\n```python\nz = 2\n```\n")
     assert snippet_sections(text) == ["x = 1\n\n\n# not a heading\ny = x\n", "z = 2\n"]
+
+
+def test_a_block_marked_as_a_sketch_is_left_out():
+    text = "# A\n<!-- sketch -->\n```python\nundefined_name()\n```\n```python\nx = 1\n```\n"
+    assert snippet_sections(text) == ["x = 1\n"]
 
 
 def test_the_readme_quickstart_is_among_the_checked_snippets():
