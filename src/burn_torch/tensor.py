@@ -415,7 +415,10 @@ class Tensor(ArithmeticMethods, ReduceMethods, ShapeMethods, IndexMethods, Compa
         Raises NotTrackedError if the tensor is not tracked, GraphConsumedError if its step or
         any intermediate it needs was consumed (checked before anything is consumed), and
         UnsupportedAutodiffFeatureError for any argument (Burn has no ``gradient`` seed,
-        ``retain_graph`` nor ``create_graph``).
+        ``retain_graph`` nor ``create_graph``). An exception raised by a backward rule (a
+        kernel's ``torch.OutOfMemoryError``, a custom rule's own error) reaches the caller as
+        itself, of its own class, with a note naming the op, the step and the shapes; the graph
+        is then consumed.
         """
         if args or kwargs:
             raise UnsupportedAutodiffFeatureError(
