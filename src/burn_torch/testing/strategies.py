@@ -32,6 +32,10 @@ import numpy as np
 from hypothesis import strategies as st
 from hypothesis.strategies import SearchStrategy
 
+from burn_torch_pytest.profiles import register_hypothesis_profiles
+
+register_hypothesis_profiles()  # settings.load_profile("burn_torch-ci") works once this is imported
+
 Shape = tuple
 
 _seeds = st.integers(0, 2**32 - 1)
