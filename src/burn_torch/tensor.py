@@ -24,8 +24,8 @@ from .tensor_data import TensorData, as_torch
 from .device import Device, GradientCheckpointingStrategy, generator
 from .autodiff.distributed_leaf import DistributedLeaf
 from .autodiff.distributed_leaf import mark as _mark_distributed
-from .distribution import Distribution
-from .dtype import Bool, DType, Float, Int, Kind, kind_of, resolve_dtype
+from .distribution import Distribution, as_distribution
+from .dtype import Bool, DType, Float, Int, Kind, kind_of, resolve_dtype, resolve_kind
 from .errors import (AutodiffDisabledError, GradientAutodiffError, NonLeafRequireGradError,
                      NotTrackedError, UnsupportedAutodiffFeatureError)
 from .methods.aggregate import AggregateMethods
@@ -96,6 +96,7 @@ class Tensor(ArithmeticMethods, ReduceMethods, ShapeMethods, IndexMethods, Compa
         data and TypeError for unsupported element types.
         """
         device = _check_device(device)
+        kind = None if kind is None else resolve_kind(kind)
         copy_needed = isinstance(data, (torch.Tensor, np.ndarray, TensorData))
         target = None
         if dtype is not None:
@@ -163,9 +164,11 @@ class Tensor(ArithmeticMethods, ReduceMethods, ShapeMethods, IndexMethods, Compa
     @classmethod
     def random(cls, shape: Sequence[int], distribution: Distribution, device: Device,
                dtype: "DType | None" = None) -> "Tensor":
-        """A Float tensor sampled from ``distribution`` with the device's generator (see Device.seed)."""
+        """A Float tensor sampled from ``distribution`` with the device's generator (see Device.seed).
+        TypeError (listing Burn's distributions) for anything but a Distribution or ``"default"``."""
         device = _check_device(device)
         dims = _check_shape("random", shape)
+        distribution = as_distribution(distribution, "Tensor.random")
         t = distribution.sample(dims, resolve_dtype(dtype, Float), device._torch, generator(device._torch))
         return cls._create(t, device)
 
@@ -184,6 +187,7 @@ class Tensor(ArithmeticMethods, ReduceMethods, ShapeMethods, IndexMethods, Compa
     def random_like(self, distribution: Distribution) -> "Tensor":
         """Samples of this Float tensor's shape, dtype, device and context; untracked."""
         require_float(self, "random_like")
+        distribution = as_distribution(distribution, "Tensor.random_like")
         d = self._data
         return wrap(distribution.sample(d.shape, d.dtype, d.device, generator(d.device)), self._ctx)
 
