@@ -103,3 +103,24 @@ def test_pyproject_declares_the_entry_point():
     text = (Path(__file__).resolve().parent.parent / "pyproject.toml").read_text(encoding="utf-8")
     section = text.split("[project.entry-points.pytest11]")[1]
     assert f'burn_torch = "{PLUGIN}"' in section
+
+
+FAILING_CHECK = """
+import numpy as np
+import torch
+from burn_torch.testing import assert_matches_torch
+
+
+def test_wrong_port(burn_check):
+    burn_check.matches_torch(lambda x: x.exp() * 1.001, torch.exp, np.ones(3))
+"""
+
+
+def test_a_failing_check_shows_the_users_line_not_the_kits_frames(pytester):
+    pytester.makepyfile(test_failing=FAILING_CHECK)
+    result = pytester.runpytest_inprocess(*_LOAD, "-p", "no:cacheprovider")
+    result.assert_outcomes(failed=1)
+    out = result.stdout.str()
+    assert "burn_check.matches_torch(lambda x: x.exp() * 1.001" in out  # the user's call
+    assert "burn_torch disagrees with the torch reference" in out
+    assert not [line for line in out.splitlines() if "burn_torch/testing/" in line]

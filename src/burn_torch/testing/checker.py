@@ -63,13 +63,16 @@ class Checker:
 
     def matches_torch(self, burn_fn: Callable, torch_fn: Callable, *inputs, **kwargs) -> GradCheck:
         """:func:`~burn_torch.testing.assert_matches_torch` with the session's defaults."""
+        __tracebackhide__ = True
         return assert_matches_torch(burn_fn, torch_fn, *inputs, **self._defaults(inputs, kwargs))
 
     def module_matches_torch(self, burn_module, torch_module, *inputs, **kwargs) -> GradCheck:
         """:func:`~burn_torch.testing.assert_module_matches_torch` with the session's defaults."""
+        __tracebackhide__ = True
         return assert_module_matches_torch(burn_module, torch_module, *inputs,
                                            **self._defaults(inputs, kwargs))
 
     def grads_match_torch(self, fn: Callable, *inputs, **kwargs) -> GradCheck:
         """:func:`~burn_torch.testing.assert_grads_match_torch` with the session's defaults."""
+        __tracebackhide__ = True
         return assert_grads_match_torch(fn, *inputs, **self._defaults(inputs, kwargs))
