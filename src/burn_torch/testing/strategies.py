@@ -30,9 +30,15 @@ from __future__ import annotations
 from typing import Sequence
 
 import numpy as np
-from hypothesis import strategies as st
-from hypothesis.extra import numpy as hnp
-from hypothesis.strategies import SearchStrategy
+
+from ..optional import missing
+
+try:
+    from hypothesis import strategies as st
+    from hypothesis.extra import numpy as hnp
+    from hypothesis.strategies import SearchStrategy
+except ImportError as e:
+    raise missing("hypothesis", "burn_torch.testing.strategies") from e
 
 from burn_torch_pytest.profiles import register_hypothesis_profiles
 

@@ -9,12 +9,12 @@ to be plotted and used for early stopping), sets ``input_type`` and implements `
 """
 from __future__ import annotations
 
-import importlib.util
 import math
 import time
 from typing import Any, NamedTuple
 
 
+from ..optional import available, missing
 from .output import AccuracyInput, LossInput, TopKAccuracyInput, adapt
 
 
@@ -168,8 +168,8 @@ class _SystemMetric(_NumericMetric):
 
     def __init__(self) -> None:
         super().__init__()
-        if importlib.util.find_spec("psutil") is None:
-            raise ImportError(f"{type(self).__name__} reads the machine through psutil: pip install psutil")
+        if not available("psutil"):
+            raise missing("psutil", f"{type(self).__name__} (it reads the machine through psutil)")
         self._last, self._reading = -math.inf, math.nan
 
     def update(self, item, metadata):

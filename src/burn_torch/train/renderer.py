@@ -17,6 +17,7 @@ import sys
 import time
 from typing import NamedTuple, TextIO
 
+from ..optional import available, require
 from .metric import MetricEntry
 
 BLOCKS = "▁▂▃▄▅▆▇█"
@@ -170,6 +171,7 @@ class RichDashboard(MetricsRenderer):
 
     def __init__(self, console=None) -> None:
         super().__init__()
+        require("rich", "the terminal dashboard (RichDashboard)")
         from rich.console import Console
         from rich.live import Live
         from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
@@ -271,9 +273,10 @@ class NotebookRenderer(MetricsRenderer):
 
 
 def default_renderer() -> MetricsRenderer:
-    """Notebook display under a Jupyter kernel, the rich dashboard on a terminal, else lines."""
+    """Notebook display under a Jupyter kernel, the rich dashboard on a terminal (log lines
+    there too without ``rich``, the ``train`` extra), else lines."""
     if "ipykernel" in sys.modules:
         return NotebookRenderer()
-    if sys.stdout.isatty():
+    if sys.stdout.isatty() and available("rich"):
         return RichDashboard()
     return PlainRenderer()
