@@ -15,7 +15,9 @@ import torch
 from .strategy import GradientCheckpointingStrategy
 from ..errors import StrategyMismatchError
 from . import checkpoint as _checkpoint
+from . import kernel as _kernel
 from .graph import Node
+from .kernel import kernel_error, run, wrap  # noqa: F401  (the package imports run and wrap from here)
 
 NodeClass = Node  # the class of recorded nodes (debug mode swaps in one that keeps the source line)
 
@@ -31,6 +33,7 @@ def bind_tensor_class(cls) -> None:
     """Lets the recorder build public tensors without importing the tensor module."""
     global _Tensor
     _Tensor = cls
+    _kernel.bind_tensor_class(cls)
 
 
 def mismatch(ca, cb) -> StrategyMismatchError:
@@ -48,44 +51,6 @@ def combine_ctx(ca, cb):
     if ca is None:
         return cb
     raise mismatch(ca, cb)
-
-
-_BURN_FLOATS = {torch.float64: "F64", torch.float32: "F32", torch.float16: "F16",
-                torch.bfloat16: "BF16"}
-
-
-def kernel_error(op, err: RuntimeError, datas) -> Exception:
-    """Turns torch's shape/dtype complaints into ValueError naming the op and the input shapes;
-    float inputs of different dtypes (a float64 input to a float32 layer) are named with their
-    dtypes and the cast that makes them agree."""
-    if type(err) is not RuntimeError:
-        return err
-    flat = [t for d in datas for t in (d if isinstance(d, tuple) else (d,))]
-    floats = [t.dtype for t in flat if t.is_floating_point()]
-    if len(set(floats)) > 1:
-        names = op.inputs if len(op.inputs) == len(flat) else [f"input {i}" for i in range(len(flat))]
-        listed = ", ".join(f"{n} {str(t.dtype).removeprefix('torch.')}" for n, t in zip(names, flat))
-        first, want = flat[0].dtype, next(d for d in floats if d is not flat[0].dtype)
-        cast = f".cast(DType.{_BURN_FLOATS.get(want, want)})"
-        return ValueError(
-            f"{op.name}: its inputs have different float dtypes ({listed}); burn_torch does not "
-            f"promote (Burn does not): cast {names[0]} with {cast}, or the others (a layer's "
-            f"parameters) to {str(first).removeprefix('torch.')}")
-    shapes = ", ".join(str(list(t.shape)) for t in flat)
-    return ValueError(f"{op.name}: {err} (input shapes: {shapes})")
-
-
-def run(op, datas, *attrs):
-    """Runs ``op.forward(*datas, *attrs)`` with torch autograd off; returns what the forward
-    returns (``(out, *residuals)`` for an op with residuals)."""
-    prev = _grad_enabled()
-    _set_grad(False)
-    try:
-        return op.forward(*datas, *attrs)
-    except RuntimeError as e:
-        raise kernel_error(op, e, datas) from e
-    finally:
-        _set_grad(prev)
 
 
 def apply1(op, x, attrs=()):
@@ -253,13 +218,4 @@ def _packed(op, datas: tuple, parents: tuple, mask: int, ctx, attrs):
     save = op.savers[1 if op.variadic else mask]
     t._node = NodeClass(op, parents, None if save is None else save(datas, out, res, attrs),
                         out.shape, out.dtype)
-    return t
-
-
-def wrap(data, ctx, node=None):
-    """Builds a public tensor from storage, an autodiff context and an optional node."""
-    t = _Tensor.__new__(_Tensor)
-    t._data = data
-    t._ctx = ctx
-    t._node = node
     return t
