@@ -22,7 +22,7 @@ from burn_torch_check.fix import fix_source
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "tests" / "data" / "porting_samples"
 ENV = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
-TRAIN = "import torch\nloss = model(x)\nloss.backward()\nprint(loss.item())\n"
+TRAIN = "import torch\nloss = model.forward(x)\nloss.backward()\nprint(loss.item())\n"
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ ID = "target_network_copy"
 TITLE = "Target networks and EMA: a module is a value, `target = model` is a snapshot"
 CATEGORY = "modules"
 SEVERITY = "loud"
-DETECTORS = ()
+DETECTORS = ("target_network_update",)
 WHAT = "an EMA/target update writes into the target's tensors in place; burn_torch tensors have no in-place ops"
 WHY = """PyTorch keeps a target network (DQN, BYOL, EMA of weights) as a deep copy and updates it
 in place (`p_t.data.mul_(tau).add_(...)`, `target.load_state_dict(model.state_dict())`). Burn
