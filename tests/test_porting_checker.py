@@ -14,6 +14,7 @@ import pytest
 from burn_torch.compat import catalog
 from burn_torch.compat.check import check_source, detector_map
 from burn_torch.compat.detectors import DETECTORS
+from burn_torch_check.fix import fix_source
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "tests" / "data" / "porting_samples"
@@ -471,3 +472,127 @@ def test_tensor_metadata_and_device_counts_are_not_tensors():
     src = ("import torch\nx = torch.ones(2)\nsame = x.device == dev\n"
            "n = torch.accelerator.device_count()\nmany = n >= 2\n")
     assert ids(src) == [(3, 10, "device_dtype_methods")]  # the bound-method read, not a tensor comparison
+
+
+# ====================================== false positives seen on real code (issue 30) ====
+def test_a_project_helper_named_load_state_dict_is_not_a_module_method():
+    # guided diffusion: `from . import dist_util` then dist_util.load_state_dict(path)
+    src = ("from . import dist_util\n"
+           "model.load_state_dict(dist_util.load_state_dict(path, map_location='cpu'))\n")
+    assert ids(src) == [(2, 7, "load_state_dict")]
+
+
+def test_detach_then_cpu_of_an_intermediate_is_nothing_to_port():
+    src = "import torch\nlogits = torch.randn(2, 3) * 2\nprobs = logits.detach().cpu()\n"
+    assert ids(src) == []
+
+
+def test_detach_then_cpu_of_a_parameter_keeps_its_autodiff():
+    src = "import torch\nw = torch.nn.Parameter(torch.zeros(2))\nv = w.detach().cpu()\n"
+    assert "move_to_plain_device" in entries(src)
+
+
+def test_a_collate_function_and_a_tokenizer_stay_on_torch():
+    src = ("import torch\nfrom torch.utils.data import DataLoader\n"
+           "def pad(batch):\n    return torch.stack(batch).view(len(batch), -1)\n"
+           "class CharTokenizer:\n    def encode(self, s):\n        return torch.tensor([ord(c) for c in s]).view(1, -1)\n"
+           "loader = DataLoader(data, collate_fn=pad)\n")
+    assert ids(src) == []
+
+
+def test_numbers_read_out_of_a_burn_tensor_are_numbers():
+    src = ("from burn_torch import Device, Tensor\n"
+           "loss = Tensor.ones([1], Device.cpu()).sum()\nvalue = loss.into_scalar()\n"
+           "if value > 0.5:\n    print(f'{value:.3f}')\n")
+    assert ids(src) == []
+
+
+def test_torch_reference_values_in_a_port_are_compared_as_they_are():
+    src = ("import torch\nfrom burn_torch import Device, Tensor\n"
+           "x = Tensor.ones([2], Device.cpu())\n"
+           "torch.testing.assert_close(x.to_torch(), torch.tensor([1.0, 1.0]))\n")
+    assert ids(src) == []
+
+
+def test_adam_with_its_epsilon_set_has_no_default_that_differs():
+    assert ids("import torch\nopt = torch.optim.Adam(ps, lr=1e-3, eps=1e-5)\n") == []
+    assert entries("import torch\nopt = torch.optim.AdamW(ps, eps=1e-8)\n") == ["optimizer_defaults"]
+
+
+def test_a_trainer_backward_taking_the_loss_is_not_tensor_backward():
+    # guided diffusion's MixedPrecisionTrainer, accelerate's Accelerator
+    src = "mp_trainer.backward(loss)\naccelerator.backward(loss)\n"
+    assert ids(src) == []
+    assert entries("import torch\ny = torch.ones(2) * 2\ny.backward(torch.ones(2))\n") == [
+        "backward_returns_container", "backward_gradient_argument"]
+
+
+# ============================================= values followed through factories ====
+def test_a_model_built_by_a_torchvision_factory_is_a_module():
+    # the imagenet example / MoCo: models.__dict__[args.arch]()
+    src = ("import torchvision.models as models\nmodel = models.__dict__[args.arch]()\n"
+           "print(model.fc.weight.shape)\nmodel.cuda()\nparams = model.parameters()\n")
+    assert entries(src) == ["shape_is_a_method", "module_to_device_fork", "parameters_iteration"]
+
+
+def test_a_module_class_given_as_constructor_argument_builds_modules():
+    # MoCo: MoCo(models.__dict__[arch]) then self.encoder_q = base_encoder(num_classes=dim)
+    src = ("import torch\nimport torchvision.models as models\n"
+           "class MoCo(torch.nn.Module):\n"
+           "    def __init__(self, base_encoder, dim=128):\n        super().__init__()\n"
+           "        self.encoder_q = base_encoder(num_classes=dim)\n"
+           "        dim_mlp = self.encoder_q.fc.weight.shape[1]\n"
+           "        for p in self.encoder_q.parameters():\n            p.requires_grad = False\n"
+           "model = MoCo(models.__dict__['resnet50'])\n")
+    assert entries(src) == ["shape_is_a_method", "parameters_iteration", "freezing_parameters"]
+
+
+def test_a_rotate_half_helper_is_recognised_by_what_it_does():
+    src = ("import torch\ndef _neg_half(x):\n    x1, x2 = x.chunk(2, dim=-1)\n"
+           "    return torch.cat((-x2, x1), dim=-1)\n")
+    assert ids(src) == [(2, 1, "rotary_pair_layout")]
+
+
+def test_a_helper_concatenating_without_negation_is_no_rotate_half():
+    src = "import torch\ndef join(a, b):\n    return torch.cat((a, b), dim=-1)\n"
+    assert ids(src) == []
+
+
+# ============================================================ new entries' idioms ====
+def test_sizes_as_separate_arguments_are_fixed_into_one_list():
+    src = "import torch\nx = torch.ones(2, 3)\ny = x.reshape(3, -1).permute(1, 0)\n"
+    found = check_source(src, "x.py")
+    assert [f.entry.id for f in found] == ["shape_varargs", "shape_varargs"]
+    assert fix_source(src, found)[0].endswith("y = x.reshape([3, -1]).permute([1, 0])\n")
+
+
+def test_a_numpy_reshape_with_separate_sizes_is_not_a_tensor_idiom():
+    assert ids("import numpy as np\na = np.zeros(6)\nb = a.reshape(2, 3)\n") == []
+
+
+def test_iterating_a_loader_batch_or_a_split_is_not_iterating_a_tensor():
+    src = ("import torch\nfor batch in torch.utils.data.DataLoader(ds):\n"
+           "    parts = [t for t in batch]\nx = torch.ones(4, 2)\nfor part in x.split(1, dim=0):\n    pass\n")
+    assert ids(src) == []
+
+
+def test_a_second_backward_through_a_detached_input_is_fine():
+    src = ("import torch\nfrom torch import nn\nG, D = nn.Linear(2, 2), nn.Linear(2, 1)\n"
+           "def step(z):\n    fake = G(z)\n    d_loss = D(fake.detach()).mean()\n    d_loss.backward()\n"
+           "    g_loss = D(fake).mean()\n    g_loss.backward()\n")
+    assert "second_backward_consumed" not in entries(src)
+
+
+def test_a_second_backward_through_the_same_intermediate_is_consumed():
+    src = ("import torch\nfrom torch import nn\nnet = nn.Linear(2, 2)\n"
+           "def step(x):\n    h = net(x)\n    a = h.sum()\n    a.backward(retain_graph=True)\n"
+           "    b = (h * 2).sum()\n    b.backward()\n")
+    assert [f.line for f in check_source(src, "x.py") if f.entry.id == "second_backward_consumed"] == [9]
+
+
+def test_gradient_accumulation_is_a_step_under_a_modulo_after_backward():
+    src = ("import torch\nfor i, (x, y) in enumerate(loader):\n    loss = model(x).sum() / 4\n"
+           "    loss.backward()\n    if (i + 1) % 4 == 0:\n        optimizer.step()\n"
+           "    if i % 100 == 0:\n        print(loss.item())\n")
+    assert [(f.line, f.entry.id) for f in check_source(src, "x.py")
+            if f.entry.id == "gradient_accumulation"] == [(5, "gradient_accumulation")]
