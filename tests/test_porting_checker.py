@@ -495,7 +495,8 @@ def test_detach_then_cpu_of_a_parameter_keeps_its_autodiff():
 def test_a_collate_function_and_a_tokenizer_stay_on_torch():
     src = ("import torch\nfrom torch.utils.data import DataLoader\n"
            "def pad(batch):\n    return torch.stack(batch).view(len(batch), -1)\n"
-           "class CharTokenizer:\n    def encode(self, s):\n        return torch.tensor([ord(c) for c in s]).view(1, -1)\n"
+           "class CharTokenizer:\n    def encode(self, s):\n"
+           "        return torch.tensor([ord(c) for c in s]).view(1, -1)\n"
            "loader = DataLoader(data, collate_fn=pad)\n")
     assert ids(src) == []
 

@@ -3,7 +3,8 @@ burn_torch, as a linter does (``burn-torch-check``, a flake8 plugin, a pre-commi
 
 It lives beside the ``burn_torch`` package, not inside it, so that it starts without importing
 torch: ``burn_torch/__init__`` imports torch, and importing any ``burn_torch.*`` module runs it.
-The catalog it reads ships in ``burn_torch/compat/catalog.json`` and is found without an import.
+The catalog it reads ships beside it, in ``burn_torch_check/catalog.json``, so the checker
+installs and runs without torch (its own distribution: ``checker/pyproject.toml``).
 :mod:`burn_torch.compat.check` re-exports this package's API under its historical path.
 """
 from .catalog import CatalogEntry, catalog, entry

@@ -1,7 +1,7 @@
 """Generates the migration guide and ``catalog.json`` from the catalog's entry files.
 
 ``python -m burn_torch.compat.guide`` (from a checkout) rewrites ``migration_guide/*.md`` and
-``src/burn_torch/compat/catalog.json``; ``--check`` only reports whether they are up to date
+``src/burn_torch_check/catalog.json``; ``--check`` only reports whether they are up to date
 (exit 1 when not). The guide's prose lives next to the entries: ``compat/_guide.md`` is the
 index's introduction and ``compat/<category>/_guide.md`` a section's text, in which a line
 ``{{entry: ID}}`` places an entry. Every code block of an entry is the source of its snippet
@@ -169,7 +169,7 @@ def generate(root: Path = ROOT) -> dict[Path, str]:
     out = {root / "migration_guide" / "README.md": render_index(root, entries)}
     for i, (category, title, filename) in enumerate(SECTIONS):
         out[root / "migration_guide" / filename] = render_section(root, i, category, title, by_id)
-    catalog_path = root / "src" / "burn_torch" / "compat" / CATALOG_JSON.name
+    catalog_path = root / "src" / "burn_torch_check" / CATALOG_JSON.name
     out[catalog_path] = json.dumps([e.metadata() for e in entries], indent=1, ensure_ascii=False) + "\n"
     codes = {**read_codes(root), **{e.id: e.code for e in entries}}
     out[codes_file(root)] = json.dumps(codes, indent=1) + "\n"
