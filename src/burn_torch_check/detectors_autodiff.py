@@ -213,34 +213,37 @@ def _device_calls(a: Analysis, device: ast.AST) -> set[str]:
     return names
 
 
-def _operand_devices(a: Analysis, node: ast.BinOp) -> list[set[str] | None]:
+def _operand_devices(a: Analysis, node: ast.BinOp) -> list[set[str]] | None:
+    """In a port, the method names that made each operand's device, when both operands come
+    from ``Tensor.*`` creations (else None)."""
+    if not a.burn_file:
+        return None
     out = []
     for side in (node.left, node.right):
         device = _creation_device(a, side)
-        out.append(None if device is None else _device_calls(a, device))
+        if device is None:
+            return None
+        out.append(_device_calls(a, device))
     return out
+
+
+def _autodiff_device(calls: set[str]) -> bool:
+    return "autodiff" in calls or "gradient_checkpointing" in calls
 
 
 @detector("untracked_operand", ast.BinOp,
           idiom="a tensor made on a device without autodiff combined with a tracked one (a port)")
 def _mixing_tracked(node, a):
-    if not a.burn_file:
-        return None
     devices = _operand_devices(a, node)
-    if None in devices:
-        return None
-    autodiff = ["autodiff" in d or "gradient_checkpointing" in d for d in devices]
-    return at(node) if autodiff.count(True) == 1 and not any("device" in d for d in devices) else None
+    if devices is None or any("device" in d for d in devices):
+        return None  # `x.device()`: the other operand's own device
+    return at(node) if [_autodiff_device(d) for d in devices].count(True) == 1 else None
 
 
 @detector("checkpointing_strategy_operands", ast.BinOp,
           idiom="operands made on devices with different checkpointing strategies (a port)")
 def _strategy_mismatch(node, a):
-    if not a.burn_file:
-        return None
     devices = _operand_devices(a, node)
-    if None in devices or not all("autodiff" in d or "gradient_checkpointing" in d for d in devices):
+    if devices is None or not all(_autodiff_device(d) for d in devices):
         return None
-    checkpointed = ["gradient_checkpointing" in d for d in devices]
-    return at(node) if checkpointed.count(True) == 1 else None
-
+    return at(node) if ["gradient_checkpointing" in d for d in devices].count(True) == 1 else None
