@@ -140,6 +140,9 @@ def _run(args) -> int:
                     from .notebook import read_notebook
                     source = read_notebook(text)
                     found, new_text = _check_one(source.text, name, selection, False)
+                    if rewrite and any(f.fix for f in found):
+                        print(f"{name}: notebooks are not rewritten: apply the rewrites to the cells "
+                              "by hand (or to a jupytext .py copy)", file=sys.stderr)
                     found = _in_notebook(found, source)
                     _warn_unknown_noqa(source.text, name)
                 else:

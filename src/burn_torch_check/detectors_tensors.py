@@ -8,7 +8,7 @@ from __future__ import annotations
 import ast
 
 from .analysis import BURN, LOADER, NUMPY, Analysis, Iter, is_module, is_tensor
-from .dataflow import chain, origin
+from .dataflow import chain, loops_in, origin
 from .detectors import (Fix, at, at_name, detector, int_literal, is_burn, keyword, method,
                         torch_value)
 
@@ -73,8 +73,7 @@ def loader_item(a: Analysis, expr: ast.AST) -> bool:
         return True
     if not isinstance(expr, ast.Name):
         return False
-    scope = a.scope_of(expr)
-    for loop in (n for n in ast.walk(scope) if isinstance(n, (ast.For, ast.comprehension))):
+    for loop in loops_in(a, a.scope_of(expr)):
         targets = [loop.target] if isinstance(loop.target, ast.Name) else [
             e for e in getattr(loop.target, "elts", ()) if isinstance(e, ast.Name)]
         if any(t.id == expr.id for t in targets) and any(
