@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import struct
 from pathlib import Path
-from typing import Mapping
+from typing import TYPE_CHECKING, Mapping
 
 import safetensors
 import safetensors.torch
@@ -27,10 +27,12 @@ import torch
 from ..atomic_file import atomic_write_bytes
 from ..device import Device
 from ..tensor import Tensor
-from .module import Module
 from .param import ParamId
 from .record import ModuleRecord, ParamRecord, into_record, load_record
 from .tying import tied_param_error
+
+if TYPE_CHECKING:  # annotations only: this layer sits below Module
+    from .module import Module
 
 FORMAT = "burn_torch"
 VERSION = "1"

@@ -12,8 +12,12 @@ the output projection).
 """
 from __future__ import annotations
 
-from .module import Module
+from typing import TYPE_CHECKING
+
 from .param import ParamId
+
+if TYPE_CHECKING:  # annotations only: this layer sits below Module
+    from .module import Module
 
 
 class TiedParamError(ValueError):
