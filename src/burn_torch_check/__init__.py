@@ -9,6 +9,9 @@ installs and runs without torch (its own distribution: ``checker/pyproject.toml`
 """
 from .catalog import CatalogEntry, catalog, entry
 from .check import Finding, Selection, check_source, check_tree, detector_map
+# Each area's detectors register themselves in detectors.DETECTORS when imported, after the
+# general module's own (whatever imports any part of this package runs this first).
+from . import detectors_autodiff, detectors_modules, detectors_tensors, detectors_training  # noqa: E402,F401
 
 __all__ = ["CatalogEntry", "Finding", "Selection", "catalog", "check_source", "check_tree",
            "detector_map", "entry"]

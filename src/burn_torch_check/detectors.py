@@ -5,8 +5,9 @@ each expression is: a module, a parameter, an intermediate tensor, a numpy array
 value...), and returns a :class:`Hit` (where the idiom is, which nodes it covers, optionally a
 more specific porting hint and a certain rewrite) or None. Catalog entries name the detectors
 that find their idiom (``DETECTORS`` in ``compat/<category>/<id>.py``); the checker runs only
-those. Detectors run in registration order and a node covered by an earlier hit is not examined
-again, so the specific idioms (``x.grad is None``, ``p.grad.clamp_(...)``) are registered before
+those. The detectors of each area live in ``detectors_<area>.py`` and register on import, which
+the package's ``__init__`` does after this module (so the idioms here cover their nodes first).
+Detectors run in registration order and a node covered by an earlier hit is not examined again, so the specific idioms (``x.grad is None``, ``p.grad.clamp_(...)``) are registered before
 the general ones (``.grad`` reads, methods ending in ``_``).
 
 What a value is decides what is reported: ``.to(device)`` moves a module
@@ -1182,8 +1183,3 @@ def _local_response_norm_even(node, a):
     return at(node, (node.func,))
 function_detector("rms_norm_call", {"torch.nn.functional.rms_norm", "torch.nn.RMSNorm"},
                   idiom="`nn.RMSNorm(d)`")
-
-
-# The detectors of the other areas register themselves on import, after the ones above (so the
-# more specific idioms here cover their nodes first).
-from . import detectors_autodiff, detectors_modules, detectors_tensors, detectors_training  # noqa: E402,F401
