@@ -7,8 +7,9 @@ more specific porting hint and a certain rewrite) or None. Catalog entries name 
 that find their idiom (``DETECTORS`` in ``compat/<category>/<id>.py``); the checker runs only
 those. The detectors of each area live in ``detectors_<area>.py`` and register on import, which
 the package's ``__init__`` does after this module (so the idioms here cover their nodes first).
-Detectors run in registration order and a node covered by an earlier hit is not examined again, so the specific idioms (``x.grad is None``, ``p.grad.clamp_(...)``) are registered before
-the general ones (``.grad`` reads, methods ending in ``_``).
+Detectors run in registration order and a node covered by an earlier hit is not examined again,
+so the specific idioms (``x.grad is None``, ``p.grad.clamp_(...)``) are registered before the
+general ones (``.grad`` reads, methods ending in ``_``).
 
 What a value is decides what is reported: ``.to(device)`` moves a module
 (``module_to_device_fork``) or a leaf (``to_device_records_op``) and is nothing to port on an
