@@ -597,3 +597,19 @@ def test_gradient_accumulation_is_a_step_under_a_modulo_after_backward():
            "    if i % 100 == 0:\n        print(loss.item())\n")
     assert [(f.line, f.entry.id) for f in check_source(src, "x.py")
             if f.entry.id == "gradient_accumulation"] == [(5, "gradient_accumulation")]
+
+
+def test_detach_then_cpu_of_a_value_of_unknown_origin_is_nothing_to_port():
+    # guided diffusion's log_loss_dict: the losses of a dict, intermediates
+    src = ("import torch\ndef log(losses):\n    for key, values in losses.items():\n"
+           "        print(values.detach().cpu().numpy())\n")
+    assert "move_to_plain_device" not in entries(src)
+
+
+def test_torch_functions_returning_several_tensors_give_a_sequence():
+    # guided diffusion's fp16_util: zip(group, unflatten(group, flat)) iterates a list
+    src = ("import torch\nfrom torch._utils import _unflatten_dense_tensors\n"
+           "def unflatten(group, flat):\n    return _unflatten_dense_tensors(flat, [p for p in group])\n"
+           "def copy(group, flat):\n    for p, q in zip(group, unflatten(group, flat.view(-1))):\n        pass\n"
+           "halves = torch.ones(4).split(2)\nfor h in torch.chunk(torch.ones(4), 2):\n    pass\n")
+    assert "tensor_iteration" not in entries(src)

@@ -99,6 +99,9 @@ _TORCH_NON_TENSOR = ("torch.device", "torch.dtype", "torch.finfo", "torch.iinfo"
                      "torch.jit.", "torch.onnx.", "torch.profiler.", "torch.random.",
                      "torch.use_deterministic_algorithms", "torch.compile",
                      "torch.nn.init.calculate_gain")
+# torch functions returning a tuple or list of tensors.
+_TORCH_SEQUENCES = {"split", "chunk", "unbind", "tensor_split", "hsplit", "vsplit", "dsplit",
+                    "meshgrid", "broadcast_tensors", "_unflatten_dense_tensors"}
 # burn_torch methods whose result is a Python value, not a tensor.
 _BURN_NUMBERS = {"into_scalar", "to_list", "dims", "rank", "num_elements", "is_tracked",
                  "is_require_grad", "is_autodiff", "num_params"}
@@ -874,7 +877,7 @@ class Analysis:
             return PARAM
         if any(q.startswith(w) for w in _MODULE_WRAPPERS):
             return arg_kinds[0] if arg_kinds and is_module(arg_kinds[0]) else MODULE
-        if q == "torch.autograd.grad":
+        if q == "torch.autograd.grad" or q.rpartition(".")[2] in _TORCH_SEQUENCES:
             return Iter(TENSOR)
         if q == "torch.load":
             return UNKNOWN  # a module, a state dict, anything pickled

@@ -409,8 +409,8 @@ def _is_leaf(node, a):
 def _detach_move(node, a):
     name = method(node, a, {"cpu", "to", "cuda"})
     if name is not None and method(name.value, a, {"detach"}) is not None \
-            and torch_value(a, name.value.func.value) and a.kind(name.value.func.value) != TENSOR:
-        return at_name(name.value.func, (name.value, name.value.func))  # an intermediate's is untracked
+            and not a.side_by_side and a.kind(name.value.func.value) == PARAM:
+        return at_name(name.value.func, (name.value, name.value.func))  # a leaf's stays tracked
     return None
 
 
