@@ -47,6 +47,11 @@ def test_every_train_step_model_trains_as_torch_and_its_captured_step_replays_bi
         assert worst < train_step.TOLERANCE, name
 
 
+def test_the_learner_overhead_benchmark_compares_runs_that_train_the_same_weights(tmp_path):
+    learner_overhead = importlib.import_module("learner_overhead")
+    learner_overhead.check_same_training(1, tmp_path)   # asserts bit-equal final weights
+
+
 @pytest.mark.parametrize("program", ["mnist", "nanogpt", "lstm_lm", "seq2seq"])
 def test_each_ported_program_trains_to_torchs_weights(program):
     programs_step = importlib.import_module("programs_step")
