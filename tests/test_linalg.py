@@ -14,7 +14,7 @@ import torch
 from burn_torch import Tensor, linalg
 from burn_torch.linalg import Norm
 from helpers import AD
-from spec import F, I, NZ, Row, check
+from spec import F, NZ, Row, check
 
 S = (2, 3, 4)
 
@@ -27,10 +27,12 @@ COMPOSED = [
         lambda x: x.pow(4).sum(0, keepdim=True).pow(0.25), (NZ(*S),), variant="p = 4"),
     Row("vector_norm", lambda x: linalg.vector_norm(x, Norm.LInf, 2),
         lambda x: x.abs().amax(2, keepdim=True), (NZ(*S),), variant="infinity"),
-    Row("l1_norm", lambda x: linalg.l1_norm(x, 1), lambda x: x.abs().sum(1, keepdim=True), (NZ(*S),)),
-    Row("l2_norm", lambda x: linalg.l2_norm(x, -1), lambda x: x.norm(2, -1, keepdim=True), (NZ(*S),)),
-    Row("min_abs_norm", lambda x: linalg.min_abs_norm(x, 1), lambda x: x.abs().amin(1, keepdim=True),
+    Row("l1_norm", lambda x: linalg.l1_norm(x, 1), lambda x: x.abs().sum(1, keepdim=True),
         (NZ(*S),)),
+    Row("l2_norm", lambda x: linalg.l2_norm(x, -1), lambda x: x.norm(2, -1, keepdim=True),
+        (NZ(*S),)),
+    Row("min_abs_norm", lambda x: linalg.min_abs_norm(x, 1),
+        lambda x: x.abs().amin(1, keepdim=True), (NZ(*S),)),
     Row("vector_normalize", lambda x: linalg.vector_normalize(x, 2, 1, 1e-12),
         lambda x: x / x.norm(2, 1, keepdim=True), (NZ(*S),)),
     Row("diag", linalg.diag, lambda x: torch.diagonal(x, 0, -2, -1), (F(*S),)),

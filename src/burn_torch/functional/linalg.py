@@ -160,12 +160,14 @@ def l2_norm(x: Tensor, dim: int) -> Tensor:
 
 def max_abs_norm(x: Tensor, dim: int) -> Tensor:
     """The largest ``|x|`` along ``dim`` (kept with size 1) of an Int or Float tensor."""
-    return lp_norm(_numeric("max_abs_norm", x), math.inf, validate.dim("max_abs_norm", x.rank(), dim))
+    d = validate.dim("max_abs_norm", _numeric("max_abs_norm", x).rank(), dim)
+    return lp_norm(x, math.inf, d)
 
 
 def min_abs_norm(x: Tensor, dim: int) -> Tensor:
     """The smallest ``|x|`` along ``dim`` (kept with size 1) of an Int or Float tensor."""
-    return lp_norm(_numeric("min_abs_norm", x), -math.inf, validate.dim("min_abs_norm", x.rank(), dim))
+    d = validate.dim("min_abs_norm", _numeric("min_abs_norm", x).rank(), dim)
+    return lp_norm(x, -math.inf, d)
 
 
 def diag(tensor: Tensor) -> Tensor:

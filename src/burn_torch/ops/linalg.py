@@ -206,8 +206,8 @@ def _cofactors(x):
 
 def _det_rule(g, s):
     """``g * adj(x)ᵀ``: up to 3 x 3 the cofactors of Burn's closed forms; beyond, from an SVD
-    ``x = U Σ Vᵀ``, ``adj(x)ᵀ = det(U) det(V) U diag(π) Vᵀ`` where ``π_i`` is the product of
-    the singular values other than ``σ_i``."""
+    ``x = U Σ Vᵀ``, ``adj(x)ᵀ = det(U) det(V) U diag(π) Vᵀ``, ``π_i`` the product of the
+    singular values other than ``σ_i``."""
     x = s.x if s.x.dtype in (torch.float32, torch.float64) else s.x.float()
     if x.shape[-1] <= 3:
         return (_cofactors(x) * g[..., None, None]).to(s.x.dtype)
