@@ -45,3 +45,18 @@ def test_every_train_step_model_trains_as_torch_and_its_captured_step_replays_bi
         # final_weight_diff asserts the captured side replayed and matched eager bit for bit
         worst = train_step.final_weight_diff(make_burn, make_torch, x, y, 2)
         assert worst < train_step.TOLERANCE, name
+
+
+def test_the_learner_overhead_benchmark_compares_runs_that_train_the_same_weights(tmp_path):
+    learner_overhead = importlib.import_module("learner_overhead")
+    learner_overhead.check_same_training(1, tmp_path)   # asserts bit-equal final weights
+
+
+def test_the_testing_kit_speed_cases_pass_on_correct_code():
+    """Every timed case of benchmarks/testing_kit_speed.py is a check that passes (a failing
+    case would time the failure report), and the property runs."""
+    import testing_kit_speed
+
+    for fn in testing_kit_speed.CASES.values():
+        fn()
+    testing_kit_speed.layer_norm_property()

@@ -39,5 +39,5 @@ def burn_side():
 
 
 TORCH = {"mu.grad.tolist()": [1.0, 1.0]}
-LITERAL = Raises(ValueError, "must all be instances of Number, torch.Tensor")
+LITERAL = Raises(TypeError, "got a burn_torch Tensor, which is not a torch.Tensor")
 BURN = {"mu.grad(grads).to_data().to_list()": [1.0, 1.0]}

@@ -24,8 +24,8 @@ from .tensor_data import TensorData, as_torch
 from .device import Device, GradientCheckpointingStrategy, generator
 from .autodiff.distributed_leaf import DistributedLeaf
 from .autodiff.distributed_leaf import mark as _mark_distributed
-from .distribution import Distribution
-from .dtype import Bool, DType, Float, Int, Kind, kind_of, resolve_dtype
+from .distribution import Distribution, as_distribution
+from .dtype import Bool, DType, Float, Int, Kind, kind_of, resolve_dtype, resolve_kind
 from .errors import (AutodiffDisabledError, GradientAutodiffError, NonLeafRequireGradError,
                      NotTrackedError, UnsupportedAutodiffFeatureError)
 from .methods.aggregate import AggregateMethods
@@ -42,6 +42,7 @@ from .methods.reduce import ReduceMethods
 from .methods.shape import ShapeMethods
 from .ops import convert as convert_ops
 from .tensor_shape import Shape
+from . import torch_spellings
 
 
 def _check_device(device) -> Device:
@@ -98,6 +99,7 @@ class Tensor(ArithmeticMethods, ReduceMethods, ShapeMethods, IndexMethods, Compa
         data and TypeError for unsupported element types.
         """
         device = _check_device(device)
+        kind = None if kind is None else resolve_kind(kind)
         copy_needed = isinstance(data, (torch.Tensor, np.ndarray, TensorData))
         target = None
         if dtype is not None:
@@ -165,9 +167,11 @@ class Tensor(ArithmeticMethods, ReduceMethods, ShapeMethods, IndexMethods, Compa
     @classmethod
     def random(cls, shape: Sequence[int], distribution: Distribution, device: Device,
                dtype: "DType | None" = None) -> "Tensor":
-        """A Float tensor sampled from ``distribution`` with the device's generator (see Device.seed)."""
+        """A Float tensor sampled from ``distribution`` with the device's generator (see Device.seed).
+        TypeError (listing Burn's distributions) for anything but a Distribution or ``"default"``."""
         device = _check_device(device)
         dims = _check_shape("random", shape)
+        distribution = as_distribution(distribution, "Tensor.random")
         t = distribution.sample(dims, resolve_dtype(dtype, Float), device._torch, generator(device._torch))
         return cls._create(t, device)
 
@@ -192,6 +196,7 @@ class Tensor(ArithmeticMethods, ReduceMethods, ShapeMethods, IndexMethods, Compa
     def random_like(self, distribution: Distribution) -> "Tensor":
         """Samples of this Float tensor's shape, dtype, device and context; untracked."""
         require_float(self, "random_like")
+        distribution = as_distribution(distribution, "Tensor.random_like")
         d = self._data
         return wrap(distribution.sample(d.shape, d.dtype, d.device, generator(d.device)), self._ctx)
 
@@ -245,6 +250,19 @@ class Tensor(ArithmeticMethods, ReduceMethods, ShapeMethods, IndexMethods, Compa
                 f"  is_autodiff: {self._ctx is not None} (strategy {strategy}), "
                 f"is_tracked: {self._node is not None}, is_require_grad: {self.is_require_grad()}\n"
                 "}")
+
+    # ============================================================ the torch boundary ====
+    # Torch spellings name the burn_torch call (torch_spellings.py); no cost on the hot path.
+    __torch_function__ = classmethod(torch_spellings.refuse_torch_function)
+
+    def __setitem__(self, index, value) -> None:
+        raise TypeError("'Tensor' object does not support item assignment: tensors are values; "
+                        "write x = x.slice_assign(ranges, values) (one slice per leading dim: "
+                        "x[0] = v is x.slice_assign([slice(0, 1)], v.unsqueeze_dim(0))), "
+                        "x.slice_fill(ranges, value) or x.mask_fill(mask, value)")
+
+    def __dir__(self) -> list[str]:
+        return torch_spellings.public_dir(self)
 
     def __bool__(self):
         raise TypeError("a Tensor has no truth value; use .into_scalar(), .any() or .all_close(...)")
@@ -412,7 +430,10 @@ class Tensor(ArithmeticMethods, ReduceMethods, ShapeMethods, IndexMethods, Compa
         Raises NotTrackedError if the tensor is not tracked, GraphConsumedError if its step or
         any intermediate it needs was consumed (checked before anything is consumed), and
         UnsupportedAutodiffFeatureError for any argument (Burn has no ``gradient`` seed,
-        ``retain_graph`` nor ``create_graph``).
+        ``retain_graph`` nor ``create_graph``). An exception raised by a backward rule (a
+        kernel's ``torch.OutOfMemoryError``, a custom rule's own error) reaches the caller as
+        itself, of its own class, with a note naming the op, the step and the shapes; the graph
+        is then consumed.
         """
         if args or kwargs:
             raise UnsupportedAutodiffFeatureError(
@@ -469,7 +490,7 @@ class Tensor(ArithmeticMethods, ReduceMethods, ShapeMethods, IndexMethods, Compa
             raise AutodiffDisabledError(
                 "Tensor.grad_replace requires a tensor with autodiff; call Tensor.autodiff() first")
         if not isinstance(grad, Tensor):
-            raise TypeError(f"grad_replace expects a Tensor gradient, got {type(grad).__name__}")
+            raise TypeError(f"grad_replace expects a Tensor gradient, got {validate.type_name(grad)}")
         if grad._ctx is not None:
             raise GradientAutodiffError(
                 "Tensor.grad_replace: the replacement gradient has an autodiff association; "
@@ -551,6 +572,7 @@ class Tensor(ArithmeticMethods, ReduceMethods, ShapeMethods, IndexMethods, Compa
 
 
 recorder.bind_tensor_class(Tensor)
+torch_spellings.install(Tensor)
 
 _quantizer = None  # quantization.quantize, bound when burn_torch.quantization is imported
 _quantizer_with_params = None  # quantization.quantize_with_params, bound with it

@@ -27,7 +27,8 @@ def generate() -> dict[str, list[str]]:
     import torch
     from burn_torch import Tensor
 
-    torch_only = {n for n in _public_methods(torch.Tensor) - set(dir(Tensor)) if not n.endswith("_")}
+    # hasattr, not dir(): Tensor carries a raising descriptor per torch-only name (torch_spellings)
+    torch_only = {n for n in _public_methods(torch.Tensor) if not hasattr(Tensor, n) and not n.endswith("_")}
     others = set().union(*(dir(c) for c in (numpy.ndarray, torch.nn.Module, dict, list, str, set)))
     return {"torch_only": sorted(torch_only), "ambiguous": sorted(torch_only & others)}
 

@@ -166,7 +166,7 @@ class ShapeMethods(TensorBase):
         TypeError otherwise). Gradients: the overwritten entries get none, ``values`` gets the
         region's. An empty region returns this tensor unchanged, as Burn does."""
         if not isinstance(values, TensorBase):
-            raise TypeError(f"slice_assign: values must be a Tensor, got {type(values).__name__}")
+            raise TypeError(f"slice_assign: values must be a Tensor, got {validate.type_name(values)}")
         index, flips = self._slice_index(ranges, "slice_assign")
         region = list(self._data[index].shape)
         if values.dims() != region:
