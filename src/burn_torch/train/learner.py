@@ -283,9 +283,10 @@ class SupervisedTraining:
         if self._summary:
             print(summary)
         log.info(f"training ended after epoch {last}")
-        if self._plot:
+        result = LearningResult(model.valid(), last, summary)
+        if self._plot:   # the last thing launch does: the drawing's start-up competes for nothing
             plot_in_background(directory, names, log)
-        return LearningResult(model.valid(), last, summary)
+        return result
 
     def _train_epoch(self, model, optimizer, scheduler, loader, epoch, loggers, renderer):
         metrics = self._metrics["train"]
