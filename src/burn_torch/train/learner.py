@@ -15,11 +15,11 @@ Each epoch: the training loader's batches in the order of its seed and the epoch
 ``k`` batches with ``grads_accumulation(k)``; a partial group at the epoch's end is dropped, as
 Burn does); then validation with ``model.valid().inference_step(batch)``; a checkpoint
 (encoded now, written to disk by a writer thread while training goes on); the early-stopping
-check. Metric entries are appended to their logs as they come. The random generators (``Device.seed`` and
-torch's) are seeded at each epoch's start from the training seed and the epoch, so a run
-resumed with ``.checkpoint(n)`` (a stopped or killed run) trains epochs ``n+1..`` exactly as
-the uninterrupted run: same batches, same dropout masks, same weights, to the bit with a
-full-precision recorder (``CompactRecorder`` rounds the checkpoint to f16).
+check. Metric entries are appended to their logs as they come. The random generators
+(``Device.seed`` and torch's) are seeded at each epoch's start from the training seed and the
+epoch, so a run resumed with ``.checkpoint(n)`` (a stopped or killed run) trains epochs
+``n+1..`` exactly as the uninterrupted run: same batches, same dropout masks, same weights, to
+the bit with a full-precision recorder (``CompactRecorder`` rounds the checkpoint to f16).
 """
 from __future__ import annotations
 
