@@ -217,7 +217,7 @@ class SupervisedTraining:
     # ---- the loop ---------------------------------------------------------------------
     def launch(self, learner: Learner) -> LearningResult:
         """Trains; returns the :class:`LearningResult` once every checkpoint is on disk
-        (``metrics.png`` is drawn after, off the training thread: :func:`~.plot.wait_for_plots`).
+        (``metrics.png`` is drawn after, in another process: :func:`~.plot.wait_for_plots`).
         Raises RecordError when the checkpoint to resume from is missing or corrupt (nothing is
         trained then), TypeError when the model lacks ``train_step`` / ``inference_step``, and
         the error of a checkpoint that could not be written (OSError)."""
