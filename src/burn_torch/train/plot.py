@@ -48,6 +48,11 @@ def plot_metrics(artifact_dir: "str | os.PathLike", filename: str = "metrics.png
     return path
 
 
+# runs plot_figure.py as __main__ with neither the working folder nor the script's folder on
+# sys.path (a module there named like one matplotlib imports would be picked up instead)
+_RUN_FIGURE = "import runpy, sys; sys.path.pop(0); runpy.run_path(sys.argv[1], run_name='__main__')"
+
+
 def _draw_in_subprocess(directory: Path, names: Mapping[str, str], filename: str) -> Path | None:
     """What :func:`plot_metrics` does, with the drawing in a child Python process. Raises
     RuntimeError with the child's last error line when it fails."""
@@ -55,7 +60,7 @@ def _draw_in_subprocess(directory: Path, names: Mapping[str, str], filename: str
     if not history:
         return None
     request = json.dumps({"history": history, "names": dict(names)}).encode("utf-8")
-    child = subprocess.run([sys.executable, plot_figure.__file__], input=request,
+    child = subprocess.run([sys.executable, "-c", _RUN_FIGURE, plot_figure.__file__], input=request,
                            capture_output=True, timeout=600)
     if child.returncode != 0:
         lines = child.stderr.decode("utf-8", "replace").strip().splitlines()
