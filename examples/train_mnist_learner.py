@@ -40,7 +40,7 @@ from burn_torch.optim import AdamConfig
 from burn_torch.record import DoublePrecisionSettings, NamedMpkFileRecorder
 from burn_torch.train import (AccuracyMetric, ClassificationOutput, CpuUse, InferenceStep, Learner,
                               LearningRateMetric, LossMetric, SupervisedTraining, TrainOutput,
-                              TrainStep)
+                              TrainStep, wait_for_plots)
 
 from _side_by_side import Agreement, compare_table, heading, output_path, show_image
 
@@ -197,6 +197,7 @@ trained = result.model                                     # no autodiff: ready 
 heading("artifact directory")
 for path in sorted(artifacts.rglob("*")):
     print(("  " * (len(path.relative_to(artifacts).parts) - 1)) + path.name + ("/" if path.is_dir() else ""))
+wait_for_plots()                                           # drawn off the training thread
 plot = artifacts / "metrics.png"
 print(f"plot written to {plot}")
 show_image(plot)

@@ -55,8 +55,35 @@ class TensorData:
         return self._values
 
     def convert(self, dtype: DType) -> "TensorData":
-        """The same values converted to ``dtype``."""
-        return TensorData._of(self._values.to(dtype.torch))
+        """The same values converted to ``dtype``: :meth:`try_cast`, and raises as it does
+        (Burn's ``convert_dtype`` panics where ``try_cast`` fails)."""
+        return self.try_cast(dtype)
+
+    def try_cast(self, dtype: DType) -> "TensorData":
+        """The same values converted to ``dtype`` with Burn's element conversion (its
+        ``TensorData::try_cast``): floats to ints truncate towards zero, ints and floats to Bool
+        are ``!= 0``, Bool to numbers is 0/1, floats narrow with rounding (saturating to ±inf).
+        The same dtype returns this data unchanged.
+
+        Raises ValueError, naming the first offending value and its position, when a value
+        cannot be represented in an integer ``dtype`` (NaN, ±inf, or out of its range after
+        truncation), where Burn panics and torch would wrap silently: clamp or round the tensor
+        first, or read it as a float dtype. TypeError for a ``dtype`` that is not a DType.
+        """
+        if not isinstance(dtype, DType):
+            raise TypeError(f"try_cast: expected a burn_torch.DType, got {dtype!r}")
+        values = self._values
+        if values.dtype is dtype.torch:
+            return self
+        bad = _unrepresentable(values, dtype.torch)
+        if bad is not None and bool(bad.any()):
+            at = [int(i) for i in bad.nonzero()[0]]
+            raise ValueError(
+                f"cannot convert {self.dtype.name} data to {dtype.name}: the value "
+                f"{values[tuple(at)].item()!r} at index {at} cannot be represented in "
+                f"{dtype.name}; clamp (.clamp(min, max)) or round the tensor first, or read it "
+                f"as a float dtype")
+        return TensorData._of(values.to(dtype.torch))
 
     def assert_eq(self, other: "TensorData", strict: bool = True) -> None:
         """Raises AssertionError unless shapes and values are equal (and dtypes, if ``strict``)."""
@@ -93,6 +120,30 @@ class TensorData:
 
     def __reduce__(self):
         return (TensorData._of, (self._values,))
+
+
+# the range of each integer storage dtype, as Burn's element conversion checks it
+_INT_RANGE = {t: (torch.iinfo(t).min, torch.iinfo(t).max)
+              for t in (torch.int64, torch.int32, torch.int16, torch.int8, torch.uint8)}
+
+
+def _unrepresentable(values: torch.Tensor, target: torch.dtype) -> "torch.Tensor | None":
+    """A Bool mask of the entries of ``values`` that Burn's element conversion refuses to
+    convert to the integer dtype ``target`` (floats: not finite, or truncated out of range;
+    ints: out of range), or None when every value converts."""
+    bounds = _INT_RANGE.get(target)
+    if bounds is None or values.dtype is torch.bool:
+        return None
+    lo, hi = bounds
+    if values.is_floating_point():
+        # float64 holds every float value exactly and every bound (hi + 1 is a power of two);
+        # NaN fails both comparisons
+        whole = values.to(torch.float64).trunc()
+        return ~((whole >= lo) & (whole < hi + 1))
+    if target is torch.int64:
+        return None  # every stored int fits
+    wide = values.to(torch.int64)
+    return (wide < lo) | (wide > hi)
 
 
 def as_torch(values, dtype: "torch.dtype | None" = None) -> torch.Tensor:

@@ -13,8 +13,8 @@ import torch
 from .. import nn
 from ..device import Device
 from ..module import Module
-from .converter_registry import (check_padding_mode, from_torch_module, pair, parameterless,
-                                 register_converter, unsupported, with_weights)
+from .converter_registry import (check_padding_mode, conversion_options, from_torch_module, pair,
+                                 parameterless, register_converter, unsupported, with_weights)
 from .state_dict import load_torch_state_dict
 from .torch_layers import Flatten, Identity, Sequential, StackedGru, StackedLstm, StackedRnn
 
@@ -61,7 +61,18 @@ def _conv2d(m: torch.nn.Conv2d, device: Device) -> nn.Conv2d:
 def _batch_norm(m: torch.nn.modules.batchnorm._BatchNorm, device: Device) -> nn.BatchNorm:
     if not m.affine or not m.track_running_stats or m.momentum is None:
         raise unsupported(m, "affine=False, track_running_stats=False or momentum=None")
-    config = nn.BatchNormConfig(m.num_features, epsilon=m.eps, momentum=m.momentum)
+    choice = conversion_options().batch_norm_running_var
+    if choice is None:
+        raise ValueError(
+            f"from_torch_module: {type(m).__name__}({m.num_features}) would change numbers once "
+            f"trained: torch updates running_var with the unbiased batch variance, Burn's "
+            f"BatchNorm with the biased one, so running variances and eval outputs drift apart "
+            f"with every training step (inference from the loaded statistics is the same). Say "
+            f"which you want: from_torch_module(..., batch_norm_running_var=\"torch\") keeps "
+            f"torch's numbers (BatchNormConfig.with_unbiased_running_var(True), a burn_torch "
+            f"option), batch_norm_running_var=\"burn\" follows Burn")
+    config = nn.BatchNormConfig(m.num_features, epsilon=m.eps, momentum=m.momentum,
+                                unbiased_running_var=choice == "torch")
     return with_weights(config.init(device), m)
 
 
@@ -172,24 +183,6 @@ def _adaptive_avg_pool2d(m: torch.nn.AdaptiveAvgPool2d, device: Device) -> nn.Ad
 
 def _flatten(m: torch.nn.Flatten, device: Device) -> Flatten:
     return Flatten(m.start_dim, m.end_dim)
-
-
-for _cls, _converter in {
-    torch.nn.Sequential: _sequential, torch.nn.ModuleList: _module_list,
-    torch.nn.ModuleDict: _module_dict, torch.nn.Linear: _linear, torch.nn.Conv1d: _conv1d,
-    torch.nn.Conv2d: _conv2d, torch.nn.BatchNorm1d: _batch_norm, torch.nn.BatchNorm2d: _batch_norm,
-    torch.nn.LayerNorm: _layer_norm, torch.nn.GroupNorm: _group_norm,
-    torch.nn.Embedding: _embedding, torch.nn.LSTM: _recurrent, torch.nn.GRU: _recurrent,
-    torch.nn.RNN: _recurrent,
-    torch.nn.MultiheadAttention: _multihead_attention, torch.nn.GELU: _gelu,
-    torch.nn.LeakyReLU: _leaky_relu, torch.nn.PReLU: _prelu, torch.nn.Dropout: _dropout,
-    torch.nn.MaxPool2d: _max_pool2d,
-    torch.nn.AvgPool2d: _avg_pool2d, torch.nn.AdaptiveAvgPool2d: _adaptive_avg_pool2d,
-    torch.nn.Flatten: _flatten, torch.nn.ReLU: parameterless(nn.Relu),
-    torch.nn.Sigmoid: parameterless(nn.Sigmoid), torch.nn.Tanh: parameterless(nn.Tanh),
-    torch.nn.Identity: parameterless(Identity),
-}.items():
-    register_converter(_cls, _converter)
 
 
 for _cls, _converter in {

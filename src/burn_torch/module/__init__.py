@@ -10,6 +10,7 @@ the visitors and never import :class:`Module` (``Module``'s methods call them).
 from .config import Config
 from .file_io import read_record, read_safetensors, write_safetensors
 from .module import Module, list_param_ids
+from .new_ids import NewParamIds
 from .param import Param, ParamId, TrainingFlag
 from .record import (LoadReport, ModuleRecord, ParamRecord, RecordMismatchError, check_record,
                      into_record, load_record)
@@ -20,5 +21,5 @@ __all__ = [
     "Module", "ModuleVisitor", "ModuleMapper", "PathTracker", "Param", "ParamId", "TrainingFlag",
     "ModuleRecord", "ParamRecord", "LoadReport", "RecordMismatchError", "check_record",
     "into_record", "load_record", "read_record", "read_safetensors", "write_safetensors", "Config",
-    "list_param_ids", "TiedParamError",
+    "list_param_ids", "TiedParamError", "NewParamIds",
 ]

@@ -18,6 +18,9 @@ class BatchNormConfig(Config):
     num_features: int
     epsilon: float = 1e-5
     momentum: float = 0.1
+    # burn_torch's option, not Burn's: update running_var with the unbiased batch variance, as
+    # PyTorch does (Burn 0.21 uses the biased one); see docs/differences-from-burn.md
+    unbiased_running_var: bool = False
 
     def init(self, device: Device) -> "BatchNorm":
         """``gamma`` ones, ``beta`` zeros, running mean zeros and running variance ones (both
@@ -27,7 +30,8 @@ class BatchNormConfig(Config):
         return BatchNorm(Initializer.ones().init([n], device), Initializer.zeros().init([n], device),
                          Param(Tensor.zeros([n], device), require_grad=False),
                          Param(Tensor.ones([n], device), require_grad=False),
-                         self.momentum, self.epsilon)
+                         self.momentum, self.epsilon,
+                         unbiased_running_var=bool(self.unbiased_running_var))
 
 
 class BatchNorm(Module):
@@ -43,10 +47,15 @@ class BatchNorm(Module):
     batch variance is the population (biased) variance, as Burn's. PyTorch's BatchNorm uses the
     same momentum convention but the unbiased variance (``n / (n - 1)`` larger) for
     ``running_var``, so running variances differ from PyTorch's after training.
+    ``unbiased_running_var=True`` (``BatchNormConfig.with_unbiased_running_var(True)``, a
+    burn_torch option) updates it with the unbiased variance, as PyTorch does, and then raises
+    ValueError for a training batch of one value per channel, as PyTorch does. The output is
+    normalized with the biased batch variance either way, in both libraries.
     """
 
     def __init__(self, gamma: Param, beta: Param, running_mean: Param, running_var: Param,
-                 momentum: float, epsilon: float, training: TrainingFlag | None = None) -> None:
+                 momentum: float, epsilon: float, training: TrainingFlag | None = None,
+                 unbiased_running_var: bool = False) -> None:
         super().__init__()
         self.gamma = gamma
         self.beta = beta
@@ -55,6 +64,7 @@ class BatchNorm(Module):
         self.momentum = momentum
         self.epsilon = epsilon
         self.training = TrainingFlag() if training is None else training
+        self.unbiased_running_var = unbiased_running_var
 
     def forward(self, input: Tensor) -> Tensor:
         """The normalized input, same shape; ValueError unless it is ``[_, num_features, ...]``."""
@@ -65,12 +75,16 @@ class BatchNorm(Module):
         stat_shape = [1, n] + [1] * (len(dims) - 2)
         if input.is_autodiff() and self.training.is_training():
             data = input._data
+            if self.unbiased_running_var and data.numel() <= data.shape[1]:
+                raise ValueError(f"BatchNorm with unbiased_running_var: expected more than 1 value "
+                                 f"per channel when training (as PyTorch), got input {dims}")
             if (data.numel() > data.shape[1] and data.is_floating_point()
                     and data.dtype is self.gamma.val()._data.dtype is self.beta.val()._data.dtype):
                 return self._train_step(input)
             flat = input.swap_dims(0, 1).reshape([n, -1])
             var, mean = flat.var_bias(1).reshape([n]), flat.mean_dim(1).reshape([n])
-            self._update_running(mean.detach(), var.detach())
+            running_var = flat.var(1).reshape([n]) if self.unbiased_running_var else var
+            self._update_running(mean.detach(), running_var.detach())
         else:
             mean, var = self.running_mean.val(), self.running_var.val()
         scale = self.gamma.val() / (var + self.epsilon).sqrt()
@@ -80,13 +94,15 @@ class BatchNorm(Module):
     def _train_step(self, input: Tensor) -> Tensor:
         """The training forward as one ``batch_norm`` step (torch's kernels: Burn's formula up
         to float rounding), whose kernel also gives this batch's mean and variance for the
-        running statistics (its unbiased variance rescaled to Burn's biased one)."""
+        running statistics (its unbiased variance rescaled to Burn's biased one, unless
+        ``unbiased_running_var``)."""
         data = input._data
         count = data.numel() // data.shape[1]
         mean, var = data.new_zeros(data.shape[1]), data.new_zeros(data.shape[1])
         out = apply3(norm_ops.BATCH_NORM, input, self.gamma.val(), self.beta.val(),
                      (float(self.epsilon), (mean, var)))
-        var.mul_((count - 1) / count)
+        if not self.unbiased_running_var:
+            var.mul_((count - 1) / count)
         self._update_running(wrap(mean, input._ctx), wrap(var, input._ctx))
         return out
 
@@ -99,5 +115,7 @@ class BatchNorm(Module):
 
     def __repr__(self) -> str:
         extra = "" if self.training.is_trainable() else ", training: disabled"
+        if self.unbiased_running_var:
+            extra += ", running_var: unbiased (PyTorch's)"
         return (f"BatchNorm {{num_features: {self.gamma.val().dims()[0]}, momentum: "
                 f"{self.momentum}, epsilon: {self.epsilon}{extra}, params: {self.num_params()}}}")
