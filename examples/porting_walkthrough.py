@@ -1,20 +1,22 @@
-"""Porting a PyTorch training script to burn_torch, step by step
+# %% [markdown]
+# # Porting a PyTorch training script to burn_torch, step by step
+#
+# A short PyTorch script trains a classifier. The porting checker (`burn-torch-check`, or
+# `python -m burn_torch.compat.check`) lists the lines that behave differently under burn_torch,
+# each with the id of its entry in the compat catalog (`compat/`, and the migration guide's
+# section of the same name). The port then proceeds one step at a time; each step names the
+# catalog entries it resolves and shows the lines before and after it, and the checker's count
+# after it. At the end both scripts run on the same data from the same initial weights: their
+# losses, trained weights and accuracy must agree.
+#
+# The two scripts, their data and initial weights are written to
+# `examples/output/porting_walkthrough/`, where `python train_torch.py` and
+# `python train_burn_torch.py` run them.
+#
+# Run it with `.venv/bin/python examples/porting_walkthrough.py`, or open
+# `examples/porting_walkthrough.ipynb`.
 
-A short PyTorch script trains a classifier. The porting checker (`burn-torch-check`, or
-`python -m burn_torch.compat.check`) lists the lines that behave differently under burn_torch,
-each with the id of its entry in the compat catalog (`compat/`, and the migration guide's
-section of the same name). The port then proceeds one step at a time; each step names the
-catalog entries it resolves and shows the lines before and after it, and the checker's count
-after it. At the end both scripts run on the same data from the same initial weights: their
-losses, trained weights and accuracy must agree.
-
-The two scripts, their data and initial weights are written to
-`examples/output/porting_walkthrough/`, where `python train_torch.py` and
-`python train_burn_torch.py` run them.
-
-Run it with `.venv/bin/python examples/porting_walkthrough.py`, or open
-`examples/porting_walkthrough.ipynb`.
-"""
+# %%
 import contextlib
 import os
 import runpy

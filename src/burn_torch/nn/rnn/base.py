@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from ...autodiff.recorder import apply1, applyn, wrap
+from ..checks import expect_input
 from ...module import Module
 from ...ops.shape import NARROW, SLICE
 from ...tensor import Tensor
@@ -70,12 +71,11 @@ def fused_pass(op, x: Tensor, states: Sequence[Tensor], gates: Sequence[Module],
     return applyn(op, tensors, (batch_first, reverse))
 
 
-def check_input(layer: str, batched_input: Tensor) -> None:
-    """ValueError unless the input is rank 3."""
-    if not isinstance(batched_input, Tensor):
-        raise TypeError(f"{layer}: expected a Tensor input, got {type(batched_input).__name__}")
-    if batched_input.rank() != 3:
-        raise ValueError(f"{layer}: expected a rank-3 input, got {batched_input.dims()}")
+def check_input(layer: str, batched_input: Tensor, d_input: int, batch_first: bool) -> None:
+    """ValueError unless the input is ``[batch, seq, d_input]`` (``[seq, batch, d_input]``
+    without ``batch_first``), naming the layer and both shapes."""
+    layout = "[batch, seq" if batch_first else "[seq, batch"
+    expect_input(layer, batched_input, f"{layout}, {d_input}] (d_input {d_input})", 3, {2: d_input})
 
 
 def zeros_state(x: Tensor, batch: int, d_hidden: int) -> Tensor:

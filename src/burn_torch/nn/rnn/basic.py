@@ -64,7 +64,7 @@ class Rnn(Module):
         """``(every step's hidden state, final RnnState)``; layouts as ``batch_first``, steps
         last to first when ``reverse`` (step ``t``'s state still at position ``t``); ``state``
         defaults to zeros. ValueError for another input rank."""
-        check_input("Rnn", batched_input)
+        check_input("Rnn", batched_input, self.input_dims()[0], self.batch_first)
         return self.run(batched_input, state, self.batch_first, self.reverse)
 
     def fusable(self) -> bool:
@@ -125,7 +125,8 @@ class BiRnn(BiLayer):
                     state: RnnState | None = None) -> tuple[Tensor, RnnState]:
         """``(output [batch, seq, 2 * d_hidden] (or seq-first), RnnState([2, batch,
         d_hidden]))``; ``state`` as the returned one, zeros when None."""
-        check_input("BiRnn", batched_input)
+        check_input("BiRnn", batched_input, self.forward_layer.input_dims()[0],
+                    self.batch_first)
         x = to_batch_first(batched_input, self.batch_first)
         state_f, state_r = split_bi_state(None if state is None else state.hidden, "BiRnn")
         out_f, final_f = self.forward_layer.run(

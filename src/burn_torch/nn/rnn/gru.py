@@ -73,7 +73,7 @@ class Gru(Module):
         """The hidden state of every step, ``[batch, seq, d_hidden]``, for a
         ``[batch, seq, d_input]`` input; ``state`` (``[batch, d_hidden]``) defaults to zeros.
         ValueError for another input rank."""
-        check_input("Gru", batched_input)
+        check_input("Gru", batched_input, self.input_dims()[0], True)  # Burn's Gru is batch-first
         return self.run(batched_input, state, True, False)[0]
 
     def gates(self) -> list[GateController]:
@@ -155,7 +155,8 @@ class BiGru(BiLayer):
         """``(output [batch, seq, 2 * d_hidden] (or seq-first), final states [2, batch,
         d_hidden])``; ``state`` is ``[2, batch, d_hidden]`` (forward direction first), zeros
         when None. ValueError for another input rank or state shape."""
-        check_input("BiGru", batched_input)
+        check_input("BiGru", batched_input, self.forward_layer.input_dims()[0],
+                    self.batch_first)
         x = to_batch_first(batched_input, self.batch_first)
         state_f, state_r = split_bi_state(state, "BiGru")
         out_f, final_f = self.forward_layer.run(x, state_f, True, False)

@@ -93,7 +93,7 @@ class Lstm(Module):
         (or seq-first), the hidden state of step ``t`` at position ``t`` also when ``reverse``
         processes the steps last to first. ValueError for another input rank.
         """
-        check_input("Lstm", batched_input)
+        check_input("Lstm", batched_input, self.input_dims()[0], self.batch_first)
         return self.run(batched_input, state, self.batch_first, self.reverse)
 
     def fusable(self) -> bool:
@@ -191,7 +191,8 @@ class BiLstm(BiLayer):
         """``(output, final state)``; the state's ``cell`` and ``hidden`` are
         ``[2, batch, d_hidden]`` (forward direction first), as is ``state`` (zeros when None).
         ValueError for another input rank or state shape."""
-        check_input("BiLstm", batched_input)
+        check_input("BiLstm", batched_input, self.forward_layer.input_dims()[0],
+                    self.batch_first)
         x = to_batch_first(batched_input, self.batch_first)
         cells = split_bi_state(None if state is None else state.cell, "BiLstm")
         hiddens = split_bi_state(None if state is None else state.hidden, "BiLstm")
