@@ -124,9 +124,11 @@ before_status = run_checker("train_torch.py")
 # %% [markdown]
 # ## The port, one step per catalog entry
 # Each step replaces PyTorch lines with their burn_torch form (the entry's "how to port"). The
-# checker's count drops when a step removes the idiom it detects; it stays when the entry has
-# no detector (`module_call`) or when what the step changes is not yet a burn_torch value (the
-# batch becomes one in step 1, the model in step 2).
+# checker's count drops when a step removes the idiom it detects; it stays when what the step
+# changes is not yet a burn_torch value (the batch becomes one in step 1, the model in step 2);
+# and it rises where a new burn_torch value first meets torch code (the batch given to
+# `F.cross_entropy` after step 1, the model's parameters given to `torch.optim.SGD` after step
+# 4): `mixing_torch_tensors` reports each meeting until a later step ports that code.
 
 # %%
 class Step(NamedTuple):
@@ -140,7 +142,7 @@ STEPS = [
         ('x = torch.from_numpy(batch["x"])\ny = torch.from_numpy(batch["y"])\n',
          'device = Device.cpu().autodiff()\nx = Tensor.from_data(batch["x"], device)\n'
          'y = Tensor.from_data(batch["y"], device)\n'))),
-    Step(("linear_weight_layout",), (
+    Step(("linear_weight_layout", "module_constructor_arguments"), (
         ("from torch import nn\n", ""),
         ("from burn_torch import Device, Tensor\n",
          "from burn_torch import Device, Tensor, nn\nfrom burn_torch.module import Module\n"),

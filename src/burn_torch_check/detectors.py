@@ -27,6 +27,7 @@ from typing import Callable, Iterable
 
 from .analysis import (BURN, FOREIGN, LINEAR, LOADER, NUMPY, OPTIMIZER, OTHER, PARAM, SCALER, SCHEDULER,
                        TENSOR, UNKNOWN, Analysis, Iter, is_module, is_tensor)
+from .dataflow import made_by
 from .methods import stored as stored_methods
 
 
@@ -452,9 +453,20 @@ def _to_device(node, a):
 def _module_to_device(node, a):
     name = _moves(node, a)
     if name is not None and not a.side_by_side and (is_module(a.kind(name.value))
-                                                  or _constructed_here(a, name.value)):
+                                                  or _constructed_here(a, name.value)) \
+            and not _parameterless_loss(a, name.value):
         return at_name(name)
     return None
+
+
+def _parameterless_loss(a: Analysis, module: ast.AST) -> bool:
+    """Whether ``module`` was built by a torch loss class without arguments (``nn.BCELoss()``):
+    it holds no parameters, so moving it forks nothing."""
+    made = made_by(a, module) if isinstance(module, (ast.Name, ast.Attribute)) else module
+    if not isinstance(made, ast.Call) or made.args or made.keywords:
+        return False
+    q = a.qualname(made.func) or ""
+    return q.startswith("torch.nn.") and q.endswith("Loss")
 
 
 def _constructed_here(a: Analysis, expr: ast.AST) -> bool:
