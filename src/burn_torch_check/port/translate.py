@@ -17,7 +17,7 @@ import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from .args import Unsupported, arg_node, bind, int_literal, literal, pair, sequence
-from .facts import OPTIMIZERS, SCHEDULERS, Facts, is_loader
+from .facts import OPTIMIZERS, SCHEDULERS, TORCH_MODULE_METHODS, Facts, is_loader
 from .imports import BURN_NAMES, DEVICE_LINE, needed_imports
 from .layers import LAYERS, layer_fields
 from .table import BY_ID, Row
@@ -100,6 +100,7 @@ class _Rewriter(cst.CSTTransformer):
         super().__init__()
         self.facts, self.table, self.module = facts, table, module
         self.events: list[Event] = []
+        self._left_lines: dict[int, list[Event]] = {}
         self.rendered: list[str] = []
         self.frames = [_Frame("module", facts.tree, device=self._device_of(facts.tree))]
         self.torch_aliases = {alias for alias, q in facts.imports.items() if q == "torch.nn"}
@@ -108,6 +109,8 @@ class _Rewriter(cst.CSTTransformer):
                         if alias in BURN_NAMES and (q.split(".")[0] == "torch")}
         self.scheduler_optimizer = self._scheduler_optimizers()
         self._in_import = 0
+        self._torch_roots = {self.renamed.get(alias, alias): q for alias, q in facts.imports.items()
+                             if q.split(".")[0] == "torch"}
         self._callees: set[cst.CSTNode] = set()
         self._pending_conversion = None
         self._carry: list[cst.EmptyLine] = []  # comments of a removed statement, for the next one
@@ -157,19 +160,14 @@ class _Rewriter(cst.CSTTransformer):
 
     def device_at(self, node: cst.CSTNode) -> str:
         """``device`` where the program has bound a device by then (a parameter, an earlier
-        assignment in the scope or the module), else the port's ``DEVICE``."""
+        assignment in the function or at the module level), else the port's ``DEVICE``."""
         frame = self.frame
         if frame.in_init:
             return "device"
         line = self.line(node)
         for scope in (frame.node, self.facts.tree):
-            if scope is None:
-                continue
-            if isinstance(scope, ast.FunctionDef) and "device" in {a.arg for a in [*scope.args.args,
-                                                                                   *scope.args.kwonlyargs]}:
-                return "device"
-            if any(isinstance(n, ast.Name) and n.id == "device" and isinstance(n.ctx, ast.Store)
-                   and n.lineno < line for n in ast.walk(scope)):
+            first = self.facts.device_binding(scope)
+            if first is not None and first < line:
                 return "device"
         return "DEVICE"
 
@@ -183,18 +181,26 @@ class _Rewriter(cst.CSTTransformer):
                     found[node.targets[0].id] = opt
         return found
 
+    def record(self, event: Event) -> None:
+        self.events.append(event)
+        if event.kind == "left":
+            self._left_lines.setdefault(event.line, []).append(event)
+
+    def _left_between(self, first: int, last: int) -> list[Event]:
+        return [e for line in range(first, last + 1) for e in self._left_lines.get(line, ())]
+
     def emit(self, node: cst.CSTNode, row_id: str, fields: Mapping[str, str | None]) -> str:
         """Row ``row_id``'s template filled with ``fields``; records the event."""
         text = render(self.table[row_id].burn, {"device": self.device_at(node), **fields})
         self.rendered.append(text)
-        self.events.append(Event(self.line(node), "translated", row_id))
+        self.record(Event(self.line(node), "translated", row_id))
         return text
 
     def leave_place(self, node: cst.CSTNode, exc: Left) -> None:
         row = self.table.get(exc.row) if exc.row else None
         why = exc.why or (row.left if row else "") or (f"{row.torch}: not translatable here" if row else "")
         code = row.code if row is not None else ""
-        self.events.append(Event(self.line(node), "left", exc.row, why, code))
+        self.record(Event(self.line(node), "left", exc.row, why, code))
 
     # ============================================================ comments of removed lines ====
     def on_visit(self, node: cst.CSTNode) -> bool:
@@ -236,7 +242,7 @@ class _Rewriter(cst.CSTTransformer):
             if q in ("torch.nn.Module", "torch.nn.modules.module.Module"):
                 base = base.with_changes(value=cst.Name("Module"))
                 self.rendered.append("Module")
-                self.events.append(Event(self.line(original), "translated", "own_module"))
+                self.record(Event(self.line(original), "translated", "own_module"))
             elif q is not None and q.startswith("torch."):
                 self.leave_place(original, Left("torch_subclass"))
             bases.append(base)
@@ -254,12 +260,7 @@ class _Rewriter(cst.CSTTransformer):
                                   device=device, in_init=in_init))
 
     def _ast_function(self, node: cst.FunctionDef) -> ast.FunctionDef | None:
-        line = self.line(node)
-        for n in ast.walk(self.facts.tree):
-            if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == node.name.value \
-                    and (n.lineno == line or any(d.lineno == line for d in n.decorator_list)):
-                return n
-        return None
+        return self.facts.function_at(node.name.value, self.line(node))
 
     def leave_FunctionDef(self, original: cst.FunctionDef, updated: cst.FunctionDef) -> cst.FunctionDef:
         frame = self.frames.pop()
@@ -272,7 +273,7 @@ class _Rewriter(cst.CSTTransformer):
                 params = params.with_changes(params=[*params.params, new])
             else:
                 params = params.with_changes(kwonly_params=[*params.kwonly_params, new])
-            self.events.append(Event(self.line(original), "translated", "own_module"))
+            self.record(Event(self.line(original), "translated", "own_module"))
             return updated.with_changes(params=params)
         effects = self.facts.effects.get(original.name.value) if frame.cls is None else None
         if effects is None or (effects.returns is None and not effects.lr_params):
@@ -282,12 +283,12 @@ class _Rewriter(cst.CSTTransformer):
         if extra:  # keyword-only, so that callers' positional arguments keep their places
             star = params.star_arg if isinstance(params.star_arg, cst.Param) else cst.ParamStar()
             params = params.with_changes(star_arg=star, kwonly_params=[*params.kwonly_params, *extra])
-            self.events.append(Event(self.line(original), "translated", "step"))
+            self.record(Event(self.line(original), "translated", "step"))
         body = updated.body
         if effects.returns is not None:
             returns = [n for n in ast.walk(frame.node) if isinstance(n, ast.Return)]
             if returns:
-                self.events.append(Event(self.line(original), "left", "step",
+                self.record(Event(self.line(original), "left", "step",
                                          f"this function returns a value and trains {effects.returns}: "
                                          f"return the updated {effects.returns} too", self.table["step"].code))
             else:
@@ -317,10 +318,12 @@ class _Rewriter(cst.CSTTransformer):
         if updated.attr.value != name:  # an attribute named like a renamed import (torch.nn)
             updated = updated.with_changes(attr=original.attr)
         # self.<param> read in an expression: its value
-        if isinstance(value, cst.Name) and value.value == "self" and self.frame.cls \
-                and self.facts.field(self.frame.cls, name) == "param" and not self._is_target(original) \
+        field_kind = self.facts.field(self.frame.cls, name) if isinstance(value, cst.Name) \
+            and value.value == "self" and self.frame.cls else None
+        if field_kind in ("param", "optional_param") and not self._is_target(original) \
                 and not self._identity_test(original):
-            return self._expr(original, "param_value", {"param": self.code(updated)})
+            row_id = "param_value" if field_kind == "param" else "optional_param_value"
+            return self._expr(original, row_id, {"param": self.code(updated)})
         # self.<ModuleDict>.key
         if isinstance(value, cst.Attribute) and isinstance(value.value, cst.Name) and value.value.value == "self" \
                 and self.facts.field(self.frame.cls, value.attr.value) == "dict":
@@ -438,7 +441,8 @@ class _Rewriter(cst.CSTTransformer):
         methods (a submodule received as an argument: calling its forward fails loudly if not)."""
         if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "self":
             kind = self.facts.field(self.frame.cls, func.attr.value)
-            if kind is None and self.frame.cls and not self.facts.analysis.defines(self.frame.cls, func.attr.value):
+            if kind is None and self.frame.cls and func.attr.value not in TORCH_MODULE_METHODS \
+                    and not self._defines(self.frame.cls, func.attr.value):
                 return "module"
             return kind if kind == "module" else None
         if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Attribute) \
@@ -460,6 +464,15 @@ class _Rewriter(cst.CSTTransformer):
         text = ", ".join(self.code(a.value) if a.keyword is None and not a.star
                          else self.code(a).rstrip(", ") for a in args)
         return self._expr(original, "module_call", {"module": self.code(updated.func), "args": text})
+
+    def _defines(self, cls: str, method: str) -> bool:
+        """Whether the file's class ``cls`` or one of its bases in the file defines ``method``."""
+        node = self.facts.analysis.classes.get(cls)
+        if node is None:
+            return False
+        if self.facts.analysis.defines(cls, method):
+            return True
+        return any(isinstance(b, ast.Name) and b.id != cls and self._defines(b.id, method) for b in node.bases)
 
     def _layer_type(self, func: cst.BaseExpression) -> str | None:
         if not (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "self"):
@@ -524,7 +537,7 @@ class _Rewriter(cst.CSTTransformer):
                     raise Left("step", f"pass the learning rate of {opt} as {lr}=")
                 extra.append(f"{lr}={value.value}_lr")
             args = [self.code(a).rstrip().rstrip(",") for a in updated.args]
-            self.events.append(Event(self.line(original), "translated", "step"))
+            self.record(Event(self.line(original), "translated", "step"))
             return cst.parse_expression(f"{name}({', '.join([*args, *extra])})")
         return None
 
@@ -723,7 +736,7 @@ class _Rewriter(cst.CSTTransformer):
 
     def _to_device(self, original, updated, x) -> cst.BaseExpression:
         if self._root_name(original.func.value) in self.frame.converted:
-            self.events.append(Event(self.line(original), "translated", "batch_from_torch"))
+            self.record(Event(self.line(original), "translated", "batch_from_torch"))
             return updated.func.value  # computed from a batch already on the device
         if not updated.args:
             device = self.device_at(original)
@@ -881,7 +894,7 @@ class _Rewriter(cst.CSTTransformer):
         if q.startswith("torchvision.") and any(self._strict_tensor(a.value) for a in original.args):
             args = [a.with_changes(value=cst.parse_expression(f"{self.recv(u.value)}.to_torch()"))
                     if self._strict_tensor(a.value) else u for a, u in zip(original.args, updated.args)]
-            self.events.append(Event(self.line(original), "translated", "to_torch"))
+            self.record(Event(self.line(original), "translated", "to_torch"))
             return updated.with_changes(args=args)
         if q.startswith(_KEEP_TORCH) or q.startswith("torch.optim") or q in ("torch.save",):
             return None
@@ -966,6 +979,8 @@ class _Rewriter(cst.CSTTransformer):
         if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) \
                 and node.func.attr.value not in _NON_TENSOR_RESULTS and self._strict_tensor(node.func.value):
             return True  # a method chain on a tensor: x.reshape(...).float()
+        if isinstance(node, cst.Call) and self.frame.cls is not None and self._module_field(node.func):
+            return True  # a layer's output
         return self.facts.is_tensor_kind(self.kind(node)) or self._method_returns_tensor(node)
 
     def leave_Subscript(self, original: cst.Subscript, updated: cst.Subscript) -> cst.BaseExpression:
@@ -1061,10 +1076,10 @@ class _Rewriter(cst.CSTTransformer):
         first, last = self.line(original), self.get_metadata(PositionProvider, original).end.line
         statements = [cst.parse_statement(t + "\n") for t in lines] if replaced else [updated]
         imports = all(isinstance(b, (cst.Import, cst.ImportFrom)) for b in original.body)
-        if not imports and not any(e.kind == "left" and first <= e.line <= last for e in self.events):
+        if not imports and not self._left_between(first, last):
             leftover = next(filter(None, map(self._torch_left_in, statements)), None)
             if leftover:
-                self.events.append(Event(first, "left", None, f"{leftover} stays torch: it has no row in "
+                self.record(Event(first, "left", None, f"{leftover} stays torch: it has no row in "
                                                               "the mapping table"))
         marks = self._marks(first, last)
         if not replaced:
@@ -1084,8 +1099,10 @@ class _Rewriter(cst.CSTTransformer):
     def _torch_left_in(self, updated: cst.CSTNode) -> str | None:
         """The first torch name (``torch.nn.init.normal_``) the translated statement still uses
         that is not torch-side code a port keeps (data loading, ``no_grad``, seeding...)."""
-        roots = {self.renamed.get(alias, alias): q for alias, q in self.facts.imports.items()
-                 if q.split(".")[0] == "torch"}
+        roots = self._torch_roots
+        text = self.code(updated)
+        if not any(root in text for root in roots):
+            return None
         found: list[str] = []
 
         class Finder(cst.CSTVisitor):
@@ -1110,8 +1127,8 @@ class _Rewriter(cst.CSTTransformer):
     def _marks(self, first: int, last: int) -> list[cst.EmptyLine]:
         marks = []
         seen = set()
-        for e in self.events:
-            if e.kind == "left" and first <= e.line <= last and (e.code, e.reason) not in seen:
+        for e in self._left_between(first, last):
+            if (e.code, e.reason) not in seen:
                 seen.add((e.code, e.reason))
                 text = f"{MARK} {e.code} {e.reason}" if e.code else f"{MARK} {e.reason}"
                 marks.append(cst.EmptyLine(comment=cst.Comment(text.rstrip())))
@@ -1164,7 +1181,7 @@ class _Rewriter(cst.CSTTransformer):
                 model = arg_node(call, params, effects.returns)
                 if not isinstance(model, cst.Name):
                     raise Left("step", f"pass the model as a name and rebind it: m = {func.value}(...)")
-                self.events.append(Event(self.line(call), "translated", "step"))
+                self.record(Event(self.line(call), "translated", "step"))
                 return [f"{model.value} = {self.code(updated)}"]
             return None
         if not isinstance(func, cst.Attribute):
@@ -1173,7 +1190,7 @@ class _Rewriter(cst.CSTTransformer):
         rk = self.kind(receiver)
         r = self.code(receiver)
         if method == "zero_grad" and (rk == OPTIMIZER or self.facts.is_module_kind(rk)):
-            self.events.append(Event(self.line(call), "translated", "zero_grad"))
+            self.record(Event(self.line(call), "translated", "zero_grad"))
             return []
         if method == "backward" and not (self.facts.is_module_kind(rk) or rk == OPTIMIZER):
             if call.args:
@@ -1205,7 +1222,7 @@ class _Rewriter(cst.CSTTransformer):
             persistent = arg_node(call, ("name", "tensor", "persistent"), "persistent")
             tensor = self.code(updated.args[1].value)
             if persistent is not None and literal(persistent) is False:
-                self.events.append(Event(self.line(call), "translated", "buffer"))
+                self.record(Event(self.line(call), "translated", "buffer"))
                 return [f"self.{name} = {tensor}"]
             return [self.emit(call, "buffer", {"name": name, "tensor": tensor})]
         return None
@@ -1221,7 +1238,7 @@ class _Rewriter(cst.CSTTransformer):
                        "replacing a layer's parameter in place: build the layer with the value, or keep "
                        "the value as a Param of this module")
         if isinstance(target, cst.Name | cst.Tuple) and self.code(target) == self.code(upd.value):
-            self.events.append(Event(self.line(orig), "translated", "batch_from_torch"))
+            self.record(Event(self.line(orig), "translated", "batch_from_torch"))
             return []  # x = x.to(device) on a batch already converted
         if not isinstance(value, cst.Call):
             return None
@@ -1403,7 +1420,7 @@ def translate_source(text: str, table: Mapping[str, Row] | None = None) -> Trans
     if table is not None:
         rows.update(table)
     facts = Facts(text)
-    wrapper = MetadataWrapper(cst.parse_module(text))
+    wrapper = MetadataWrapper(cst.parse_module(text), unsafe_skip_copy=True)  # parsed here, never shared
     rewriter = _Rewriter(facts, rows, wrapper.module)
     ported = wrapper.visit(rewriter)
     ported = _insert_imports(ported, rewriter.rendered)
