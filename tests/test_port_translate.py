@@ -4,6 +4,8 @@ learning rate travels with the optimizer), what is kept as written, the report a
 from __future__ import annotations
 
 import json
+import pathlib
+import re
 import subprocess
 import sys
 import textwrap
@@ -13,6 +15,7 @@ import torch
 from burn_torch_check.port import summarize, translate_source
 from burn_torch_check.port.cli import main
 from burn_torch_check.port.facts import TORCH_MODULE_METHODS
+from burn_torch_check.port.verify_script import script
 
 PROGRAM = textwrap.dedent('''\
     import torch
@@ -170,3 +173,27 @@ def test_the_translator_imports_no_torch():
     code = "import sys, burn_torch_check.port as p; p.translate_source('import torch\\nx = torch.ones(2)\\n'); " \
            "print('torch' in sys.modules)"
     assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip() == "False"
+
+
+GUIDE = pathlib.Path(__file__).resolve().parent.parent / "docs" / "guides" / "porting-in-one-command.md"
+_BLOCK = re.compile(r"<!-- (from|translated from|verification script of) (\S+)(?: as (\S+))? -->\n```python\n(.*?)```", re.S)
+
+
+def _lines(text: str) -> str:
+    return "\n".join(line.rstrip() for line in text.splitlines())
+
+
+def test_the_guides_before_and_after_code_is_the_program_and_what_the_translator_writes():
+    blocks = _BLOCK.findall(GUIDE.read_text(encoding="utf-8"))
+    assert len(blocks) >= 6
+    root = GUIDE.parent.parent.parent
+    for kind, path, name, code in blocks:
+        source = (root / path).read_text(encoding="utf-8")
+        if kind == "from":
+            text = source
+        elif kind == "translated from":
+            text = translate_source(source).code
+        else:
+            original = pathlib.Path(name)
+            text = script(original, original.with_name(original.stem + "_port.py"), source)
+        assert _lines(code) in _lines(text), code

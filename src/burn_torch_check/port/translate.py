@@ -1089,7 +1089,7 @@ class _Rewriter(cst.CSTTransformer):
         if not lines:
             if marks:
                 return updated.with_changes(leading_lines=[*updated.leading_lines, *marks])
-            self._carry.extend(l for l in updated.leading_lines if l.comment is not None)
+            self._carry.extend(updated.leading_lines)  # its comments and blank lines stay in place
             return cst.RemovalSentinel.REMOVE
         head = statements[0].with_changes(leading_lines=[*updated.leading_lines, *marks])
         if updated.trailing_whitespace.comment is not None and isinstance(head, cst.SimpleStatementLine):
