@@ -11,7 +11,7 @@ from burn_torch.compat import from_torch_module, to_torch_state_dict
 from burn_torch.interop.torch_layers import StackedGru, StackedLstm, StackedRnn
 from burn_torch import DType
 from burn_torch.capture import capture
-from burn_torch.nn.recurrent import recurrent_sequence
+from burn_torch.nn.rnn.base import recurrent_sequence
 from burn_torch.ops import recurrent as recurrent_ops
 from test_nn_layers import DTYPES, Case, _Cast, close, randn, run_both
 

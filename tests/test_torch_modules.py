@@ -51,7 +51,7 @@ def test_converted_layer_computes_what_the_torch_layer_computes(torch_layer, x):
     with torch.no_grad():
         torch.nn.init.normal_(next(iter(torch_layer.parameters()), torch.empty(0)))
         expected = torch_layer(x)
-    layer = from_torch_module(torch_layer, CPU).valid()
+    layer = from_torch_module(torch_layer, CPU, batch_norm_running_var="torch").valid()
     got = layer.forward(from_torch(x, CPU)).to_torch()
     assert got.shape == expected.shape
     torch.testing.assert_close(got, expected, rtol=1e-5, atol=1e-6)
@@ -59,7 +59,7 @@ def test_converted_layer_computes_what_the_torch_layer_computes(torch_layer, x):
 
 @pytest.mark.parametrize("torch_layer", [c[1] for c in CASES], ids=[c[0] for c in CASES])
 def test_converted_weights_export_under_the_torch_names(torch_layer):
-    exported = to_torch_state_dict(from_torch_module(torch_layer, CPU))
+    exported = to_torch_state_dict(from_torch_module(torch_layer, CPU, batch_norm_running_var="burn"))
     expected = torch_layer.state_dict()
     assert sorted(exported) == sorted(expected)
     for key, value in expected.items():
@@ -135,8 +135,8 @@ def test_a_model_with_its_own_forward_raises_with_what_to_do():
         def forward(self, x):
             return x
 
-    with pytest.raises(TypeError, match=r"no converter for .*Net: convert its children with "
-                                        r"from_torch_module and port its forward by hand"):
+    with pytest.raises(TypeError, match=r"no converter for .*Net: write its port .* and pass "
+                                        r"classes=\{Net: PortNet\}"):
         from_torch_module(Net(), CPU)
 
 

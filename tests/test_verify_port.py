@@ -90,7 +90,61 @@ def test_eval_mode_turns_dropout_off_on_both_sides():
     model = _torch_mlp(dropout=0.5)
     port = from_torch_module(model, CPU)
     assert verify_port(model, port, _batch(), F.cross_entropy, CE.forward).passed
-    assert not verify_port(model, port, _batch(), F.cross_entropy, CE.forward, mode="train").passed
+
+
+def test_train_mode_draws_the_same_dropout_masks_on_both_sides():
+    model = _torch_mlp(dropout=0.5)
+    port = from_torch_module(model, CPU)
+    report = verify_port(model, port, _batch(), F.cross_entropy, CE.forward, mode="train", steps=2,
+                         torch_optimizer=torch.optim.SGD(model.parameters(), lr=0.1),
+                         burn_optimizer=SgdConfig())
+    assert report.passed, report.table()
+
+
+def test_unseeded_train_mode_warns_and_its_masks_differ():
+    model = _torch_mlp(dropout=0.5)
+    port = from_torch_module(model, CPU)
+    with pytest.warns(UserWarning, match="building a model draws its weights from the device generator"):
+        report = verify_port(model, port, _batch(), F.cross_entropy, CE.forward, mode="train", seed=None)
+    assert not report.passed
+
+
+def test_device_seed_draws_what_torch_manual_seed_draws():
+    from burn_torch import Distribution, Tensor
+    torch.manual_seed(7)
+    noise, mask = torch.randn(3, 4), F.dropout(torch.ones(5, 6), 0.3, training=True)
+    CPU.seed(7)
+    burn_noise = Tensor.random([3, 4], Distribution.normal(0.0, 1.0), CPU).to_torch()
+    burn_mask = nn.DropoutConfig(0.3).init().forward(Tensor.ones([5, 6], CPU.autodiff())).to_torch()
+    assert torch.equal(noise, burn_noise) and torch.equal(mask, burn_mask)
+
+
+def test_verify_port_puts_both_generators_back():
+    from burn_torch.device import generator
+    model = _torch_mlp(dropout=0.5)
+    port = from_torch_module(model, CPU)  # building draws from the device generator: before seeding
+    torch.manual_seed(11)
+    CPU.seed(12)
+    verify_port(model, port, _batch(), F.cross_entropy, CE.forward, mode="train")
+    after = torch.rand(2), torch.rand(2, generator=generator(torch.device("cpu")))
+    torch.manual_seed(11)
+    CPU.seed(12)
+    expected = torch.rand(2), torch.rand(2, generator=generator(torch.device("cpu")))
+    assert torch.equal(after[0], expected[0]) and torch.equal(after[1], expected[1])
+
+
+def test_float64_mode_compares_at_float64_precision():
+    model, x = _TorchTwoLayers(), _batch()
+    report = verify_port(model, _Port(CPU), x, F.cross_entropy, CE.forward, float64=True,
+                         rtol=1e-12, atol=1e-13)
+    assert report.passed, report.table()
+    assert next(model.parameters()).dtype is torch.float64
+
+
+def test_float32_cannot_meet_float64_bounds():
+    report = verify_port(_TorchTwoLayers(), _Port(CPU), _batch(), F.cross_entropy, CE.forward,
+                         rtol=1e-12, atol=1e-13)
+    assert not report.passed
 
 
 def test_training_steps_agree_with_matched_settings():

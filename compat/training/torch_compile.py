@@ -8,8 +8,8 @@ ID = "torch_compile"
 TITLE = "`torch.compile` does not apply: burn_torch runs eagerly"
 CATEGORY = "training"
 SEVERITY = "loud"
-DETECTORS = ()
-WHAT = "torch.compile(model) expects a torch.nn.Module or a function; burn_torch modules are neither"
+DETECTORS = ("torch_compile_call",)
+WHAT = "torch.compile(model) cannot compile a burn_torch module: calling its result raises (call forward)"
 WHY = """`torch.compile` traces torch operations and torch autograd to build fused kernels. A
 burn_torch module is not a `torch.nn.Module`, and its backward is burn_torch's own autodiff,
 which TorchDynamo cannot see, so there is nothing it can compile correctly; compiling
@@ -30,6 +30,7 @@ def torch_side():
 
 def burn_literal():
     compiled = torch.compile(nn.LinearConfig(3, 1).init(Device.cpu()))
+    compiled(Tensor.ones([2, 3], Device.cpu()))
 
 
 def burn_side():
@@ -38,5 +39,5 @@ def burn_side():
 
 
 TORCH = {"type(compiled).__name__": "OptimizedModule"}
-LITERAL = Raises(AssertionError, "A callable function is expected")
+LITERAL = Raises(TypeError, "'Linear' object is not callable: burn_torch modules have no __call__")
 BURN = {"model.forward(Tensor.ones([2, 3], Device.cpu())).dims()": [2, 1]}

@@ -21,6 +21,7 @@ import torch
 
 import threading
 
+from . import validate
 from .autodiff import hooks
 from .autodiff.checkpoint import Checkpoint
 from .tensor import Tensor
@@ -63,7 +64,7 @@ def graph_bytes(*tensors: Tensor) -> int:
     stack = []
     for t in tensors:
         if not isinstance(t, Tensor):
-            raise TypeError(f"graph_bytes expects burn_torch Tensors, got {type(t).__name__}")
+            raise TypeError(f"graph_bytes expects burn_torch Tensors, got {validate.type_name(t)}")
         if t._node is not None:
             stack.append(t._node)
     seen = set()

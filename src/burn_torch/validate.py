@@ -45,6 +45,17 @@ def _received(value: Any) -> str:
     return f"{text} ({type(value).__name__})"
 
 
+def type_name(value: Any) -> str:
+    """How a message names what it received where a burn_torch Tensor was expected: a torch
+    tensor or numpy array is named by its library, with the conversion to write ("got Tensor"
+    would name neither library); anything else by its type's name."""
+    if isinstance(value, torch.Tensor):
+        return "a torch.Tensor (wrap it with burn_torch.compat.from_torch(t, device), zero-copy)"
+    if type(value).__module__ == "numpy" and type(value).__name__ == "ndarray":
+        return "a numpy.ndarray (convert it with Tensor.from_data(array, device))"
+    return type(value).__name__
+
+
 def integer(op: str, arg: str, value: Any) -> int:
     """``value`` as a Python int: ints and integer scalars (numpy, 0-d Int tensors) pass;
     TypeError for bools, floats, None, strings and anything else."""

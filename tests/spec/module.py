@@ -17,7 +17,7 @@ import torch
 import torch.nn.functional as tf
 
 from burn_torch import Device, Tensor, module_ops as mo, nn
-from burn_torch.nn.attention import mha_weights
+from burn_torch.nn.attention.mha import mha_weights
 from burn_torch.module_ops import (ConvOptions, ConvTransposeOptions, GridSampleOptions,
                                    GridSamplePaddingMode, InterpolateMode, InterpolateOptions,
                                    PaddedConvOptions, UnfoldOptions)

@@ -1,5 +1,5 @@
 """Spec rows: the recurrent ops (``ops/recurrent.py``: a whole LSTM, GRU or Elman-RNN pass as one
-entry), called through ``burn_torch.nn.recurrent.recurrent_sequence``, against the cells'
+entry), called through ``burn_torch.nn.rnn.base.recurrent_sequence``, against the cells'
 equations written step by step in plain torch.
 
 Inputs: ``x``, the initial states, one ``[d_input, d_hidden]`` input weight and one
@@ -7,7 +7,7 @@ Inputs: ``x``, the initial states, one ``[d_input, d_hidden]`` input weight and 
 """
 import torch
 
-from burn_torch.nn.recurrent import recurrent_sequence
+from burn_torch.nn.rnn.base import recurrent_sequence
 from burn_torch.ops import recurrent as ops
 from spec import F, Row
 

@@ -32,8 +32,8 @@ from __future__ import annotations
 import torch
 
 from ..ops.table import MEMORY
-from . import recorder as _recorder
 from .graph import Node
+from .kernel import run, wrap
 
 _Tensor = torch.Tensor
 NodeClass = Node  # the class of recorded nodes (debug mode swaps in one that keeps the source line)
@@ -167,11 +167,10 @@ def record(op, tensors, attrs, ctx, packed: bool):
     datas = tuple([t._data for t in tensors])
     parents = tuple([t._node for t in tensors])
     if not op.differentiable or parents.count(None) == len(parents):
-        return _recorder.wrap(_output(op, _recorder.run(op, (datas,) if packed else datas, *attrs)),
-                              ctx)
+        return wrap(_output(op, run(op, (datas,) if packed else datas, *attrs)), ctx)
     recomputable = op.bound is MEMORY and None not in parents
     rng = _rng_states(attrs) if recomputable and attrs else None
-    out = _recorder.run(op, (datas,) if packed else datas, *attrs)
+    out = run(op, (datas,) if packed else datas, *attrs)
     res = None
     if op.residuals:
         res = out[1:]
@@ -194,7 +193,7 @@ def record(op, tensors, attrs, ctx, packed: bool):
         node.saved = Checkpoint(saved, tuple(refs), None, packed, None, None)
     else:
         node.saved = saved
-    return _recorder.wrap(out, ctx, node)
+    return wrap(out, ctx, node)
 
 
 def _output(op, result):
@@ -301,7 +300,7 @@ class Recomputer:
             datas = tuple(d if d is not None else _output(p.op, values[p])
                           for d, p in zip(ck.inputs, node.parents))
             attrs = ck.attrs if ck.rng is None else _replay_attrs(ck.attrs, ck.rng)
-            values[node] = _recorder.run(node.op, (datas,) if ck.packed else datas, *attrs)
+            values[node] = run(node.op, (datas,) if ck.packed else datas, *attrs)
             for d, p in zip(ck.inputs, node.parents):
                 if d is None:
                     self._done(p, values[p])

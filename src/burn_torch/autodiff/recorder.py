@@ -15,7 +15,9 @@ import torch
 from .strategy import GradientCheckpointingStrategy
 from ..errors import StrategyMismatchError
 from . import checkpoint as _checkpoint
+from . import kernel as _kernel
 from .graph import Node
+from .kernel import kernel_error, run, wrap  # noqa: F401  (the package imports run and wrap from here)
 
 NodeClass = Node  # the class of recorded nodes (debug mode swaps in one that keeps the source line)
 
@@ -31,6 +33,7 @@ def bind_tensor_class(cls) -> None:
     """Lets the recorder build public tensors without importing the tensor module."""
     global _Tensor
     _Tensor = cls
+    _kernel.bind_tensor_class(cls)
 
 
 def mismatch(ca, cb) -> StrategyMismatchError:
@@ -48,28 +51,6 @@ def combine_ctx(ca, cb):
     if ca is None:
         return cb
     raise mismatch(ca, cb)
-
-
-def kernel_error(op, err: RuntimeError, datas) -> Exception:
-    """Turns torch's shape/dtype complaints into ValueError naming the op and the input shapes."""
-    if type(err) is not RuntimeError:
-        return err
-    flat = [t for d in datas for t in (d if isinstance(d, tuple) else (d,))]
-    shapes = ", ".join(str(list(t.shape)) for t in flat)
-    return ValueError(f"{op.name}: {err} (input shapes: {shapes})")
-
-
-def run(op, datas, *attrs):
-    """Runs ``op.forward(*datas, *attrs)`` with torch autograd off; returns what the forward
-    returns (``(out, *residuals)`` for an op with residuals)."""
-    prev = _grad_enabled()
-    _set_grad(False)
-    try:
-        return op.forward(*datas, *attrs)
-    except RuntimeError as e:
-        raise kernel_error(op, e, datas) from e
-    finally:
-        _set_grad(prev)
 
 
 def apply1(op, x, attrs=()):
@@ -237,13 +218,4 @@ def _packed(op, datas: tuple, parents: tuple, mask: int, ctx, attrs):
     save = op.savers[1 if op.variadic else mask]
     t._node = NodeClass(op, parents, None if save is None else save(datas, out, res, attrs),
                         out.shape, out.dtype)
-    return t
-
-
-def wrap(data, ctx, node=None):
-    """Builds a public tensor from storage, an autodiff context and an optional node."""
-    t = _Tensor.__new__(_Tensor)
-    t._data = data
-    t._ctx = ctx
-    t._node = node
     return t

@@ -21,20 +21,35 @@ differences) and the loss curves (``report.plot_losses()`` draws them with matpl
 By default both models run deterministically (``mode="eval"``): the torch model in ``eval()``
 mode and the burn_torch model with its training flags cleared but autodiff kept, so dropout is
 off on both sides and batch norm uses its running statistics on both. ``mode="train"`` runs
-both in training mode (for models without randomness, e.g. to compare batch statistics). The
-torch model is left in the mode it ran in.
+both in training mode. The torch model is left in the mode it ran in.
+
+Stochastic layers compare exactly: ``device.seed(s)`` makes the device's generator draw what
+``torch.manual_seed(s)`` makes torch's draw (normal and uniform noise, dropout masks: the same
+kernels on the same generator algorithm), so :func:`verify_port` seeds both generators with
+``seed`` right before each side's forward (``seed + k`` for training step ``k``) and puts both
+back as they were afterwards. Seeding earlier does not do it: building a model
+(``config.init(device)``) draws its initial weights from the device generator, so the masks that
+follow are other masks.
+
+``float64=True`` runs both sides in float64 (the torch model is converted in place with
+``.double()``, the port's float parameters and the batch's float tensors are cast): for chaotic
+models whose float32 runs drift apart within a few steps in either library, where only float64
+shows whether the port is right.
 """
 from __future__ import annotations
 
+import contextlib
 import math
+import warnings
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Sequence
 
 import torch
 
-from ..device import Device
+from ..device import Device, generator
+from ..dtype import DType
 from ..interop import from_torch, load_torch_state_dict, to_torch_layout
-from ..module import Module, ModuleMapper
+from ..module import Module, ModuleMapper, Param
 from ..optim import (AdaGradConfig, AdamConfig, AdamWConfig, GradientsParams, RmsPropConfig,
                      SgdConfig)
 from ..tensor import Tensor
@@ -285,6 +300,47 @@ class _EvalFlags(ModuleMapper):
         return flag.valid()
 
 
+class _Float64(ModuleMapper):
+    """Casts every float parameter and constant to float64, keeping ids, autodiff associations,
+    trainability and leaves (a ``require_grad()`` parameter becomes a float64 leaf)."""
+
+    def map_float(self, param):
+        return Param._make(param.id, self.map_constant(param.val()), param.is_trainable())
+
+    def map_constant(self, tensor):
+        if not tensor.to_torch().is_floating_point():
+            return tensor
+        cast = tensor.without_autodiff().cast(DType.F64)
+        if tensor.is_autodiff():
+            cast = cast.autodiff().with_gradient_checkpointing_strategy(
+                tensor.gradient_checkpointing_strategy())
+        return cast.require_grad() if tensor.is_require_grad() else cast
+
+
+def _double_batch(batch: Sequence) -> list:
+    return [t.double() if isinstance(t, torch.Tensor) and t.is_floating_point() else t for t in batch]
+
+
+@contextlib.contextmanager
+def _seeded(seed: int | None, device: Device, torch_devices: list[torch.device]):
+    """Both generators seeded with ``seed`` for the block (torch's and ``device``'s), and both
+    put back as they were after it; nothing when ``seed`` is None."""
+    if seed is None:
+        yield lambda k: None
+        return
+    gen = generator(device._torch)
+    saved = gen.get_state()
+    cuda = [d.index or 0 for d in torch_devices if d.type == "cuda"]
+    with torch.random.fork_rng(devices=cuda):
+        def reseed(k: int) -> None:
+            torch.manual_seed(seed + k)
+            gen.manual_seed(seed + k)
+        try:
+            yield reseed
+        finally:
+            gen.set_state(saved)
+
+
 def _burn_batch(batch: Sequence[torch.Tensor], device: Device) -> list:
     return [from_torch(t, device) if isinstance(t, torch.Tensor) else t for t in batch]
 
@@ -309,7 +365,7 @@ def verify_port(torch_model: torch.nn.Module, burn_model: Module, batch: Sequenc
                 torch_optimizer: torch.optim.Optimizer | None = None, burn_optimizer=None,
                 train_batches: Iterable[Sequence[torch.Tensor]] | None = None,
                 output: Callable[[Any], Any] = _first_tensor, rtol: float = 1e-4,
-                atol: float = 1e-5) -> PortReport:
+                atol: float = 1e-5, seed: int | None = 0, float64: bool = False) -> PortReport:
     """Compares ``burn_model`` (a port of ``torch_model``) with it on ``batch``; returns a
     :class:`PortReport`.
 
@@ -331,6 +387,10 @@ def verify_port(torch_model: torch.nn.Module, burn_model: Module, batch: Sequenc
     first and each difference is listed (and fails the report). The torch model and optimizer are
     trained in place (pass copies to keep them).
 
+    ``seed`` (default 0) seeds torch's and the device's generators before each side's forward
+    (see the module docstring), so dropout masks and noise match; None leaves them alone (and
+    warns in ``mode="train"``). ``float64`` compares in float64 (see the module docstring).
+
     Raises TypeError for a wrong argument type, ValueError for a bad ``mode``/``steps`` or an
     optimizer missing when ``steps > 0``, and RecordMismatchError (naming the torch keys) when
     the weights do not load.
@@ -349,6 +409,17 @@ def verify_port(torch_model: torch.nn.Module, burn_model: Module, batch: Sequenc
     if device is None:
         devices = burn_model.devices()
         device = (devices[0] if devices else Device.cpu()).autodiff()
+    if seed is None and mode == "train":
+        warnings.warn("verify_port(seed=None, mode='train'): dropout and noise draw from torch's "
+                      "generator on one side and the device's on the other, unseeded here, so they "
+                      "differ; pass a seed (verify_port seeds both right before each forward: "
+                      "building a model draws its weights from the device generator, so seeding "
+                      "before building does not align them)", stacklevel=2)
+    if float64:
+        torch_model.double()
+        batch = _double_batch(batch)
+        train_batches = None if train_batches is None else [_double_batch(b) for b in train_batches]
+        burn_model = burn_model.map(_Float64())
     report = PortReport(rtol=rtol, atol=atol)
     if load_weights:
         burn_model, _ = load_torch_state_dict(burn_model, torch_model.state_dict(), strict)
@@ -363,8 +434,25 @@ def verify_port(torch_model: torch.nn.Module, burn_model: Module, batch: Sequenc
     burn_batch = _burn_batch(batch, device)
     for p in names.values():
         p.grad = None
-    t_out, t_loss = _torch_loss(torch_model, batch, torch_loss)
-    b_out, b_loss = _burn_loss(burn_model, burn_batch, burn_loss)
+    with _seeded(seed, device, [p.device for p in names.values()]) as reseed:
+        reseed(0)
+        t_out, t_loss = _torch_loss(torch_model, batch, torch_loss)
+        reseed(0)
+        b_out, b_loss = _burn_loss(burn_model, burn_batch, burn_loss)
+        _compare_first_step(report, burn_model, names, t_out, t_loss, b_out, b_loss, output,
+                            rtol, atol)
+        if steps:
+            _train_side_by_side(report, torch_model, burn_model, batch, train_batches, steps,
+                                torch_optimizer, burn_optimizer, torch_loss, burn_loss, device,
+                                rtol, atol, reseed)
+        else:
+            report.torch_losses, report.burn_losses = [_scalar(t_loss)], [_scalar(b_loss)]
+    return report
+
+
+def _compare_first_step(report: PortReport, burn_model, names, t_out, t_loss, b_out, b_loss, output,
+                        rtol, atol) -> None:
+    """Appends the forward, loss and gradient checks of the compared batch to ``report``."""
     report.checks.append(_compare("forward", "output", _as_torch(output(b_out)),
                                   _as_torch(output(t_out)), rtol, atol))
     report.checks.append(_compare("loss", "loss", _as_torch(b_loss).reshape(()),
@@ -378,26 +466,23 @@ def verify_port(torch_model: torch.nn.Module, burn_model: Module, batch: Sequenc
         if not p.requires_grad:
             continue
         report.checks.append(_compare("gradient", name, in_torch_layout.get(name), p.grad, rtol, atol))
-    if steps:
-        _train_side_by_side(report, torch_model, burn_model, batch, train_batches, steps,
-                            torch_optimizer, burn_optimizer, torch_loss, burn_loss, device, rtol, atol)
-    else:
-        report.torch_losses, report.burn_losses = [_scalar(t_loss)], [_scalar(b_loss)]
-    return report
 
 
 def _train_side_by_side(report: PortReport, torch_model, burn_model, batch, train_batches, steps,
-                        torch_optimizer, burn_config, torch_loss, burn_loss, device, rtol, atol) -> None:
-    """``steps`` optimizer steps on both sides; appends the per-step loss checks and the final
-    parameter checks to ``report``."""
+                        torch_optimizer, burn_config, torch_loss, burn_loss, device, rtol, atol,
+                        reseed) -> None:
+    """``steps`` optimizer steps on both sides (``reseed(k + 1)`` before each side's forward of
+    step ``k``); appends the per-step loss checks and the final parameter checks to ``report``."""
     batches = iter(train_batches) if train_batches is not None else None
     optimizer = burn_config.init()
     for step in range(steps):
         current = next(batches) if batches is not None else batch
         torch_optimizer.zero_grad()
+        reseed(step + 1)
         _, t_loss = _torch_loss(torch_model, current, torch_loss)
         t_loss.backward()
         torch_optimizer.step()
+        reseed(step + 1)
         _, b_loss = _burn_loss(burn_model, _burn_batch(current, device), burn_loss)
         lr = torch_optimizer.param_groups[0]["lr"]
         burn_model = optimizer.step(lr, burn_model, GradientsParams.from_grads(b_loss.backward(), burn_model))

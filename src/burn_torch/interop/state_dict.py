@@ -112,6 +112,12 @@ _BY_NN_NAME: dict[str, AdapterSpec] = {
     "PRelu": LayerAdapter(renames={"alpha": "weight"}),
     "TransformerDecoderLayer": transformer_decoder_layer, "CrossAttention": cross_attention,
 }
+# burn_torch.nn layers holding parameters whose names and layouts are PyTorch's: declared, so
+# that an undeclared layer (or one added later) raises instead of loading with the wrong layout
+_SAME_LAYOUT = frozenset({
+    "Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d",
+    "DeformConv2d", "Embedding", "GateController", "PositionWiseFeedForward", "SwiGlu",
+    "TransformerEncoder", "TransformerDecoder", "TransformerStack", "BiLayer"})
 _IDENTITY = LayerAdapter()
 
 
@@ -124,18 +130,48 @@ def register_adapter(cls: type, adapter: AdapterSpec) -> None:
 
 
 def adapter_for(module: Module) -> LayerAdapter:
-    """The adapter of ``module``'s class (identity when none applies)."""
+    """The adapter of ``module``'s class, found through its class hierarchy (a subclass of
+    ``nn.Linear`` loads transposed as ``nn.Linear`` does): the nearest class registered with
+    :func:`register_adapter` or declared by ``burn_torch.nn``; identity for modules of your own.
+
+    Raises TypeError for a ``burn_torch.nn`` layer (or a subclass of one) holding parameters
+    whose class declares no adapter: its layout is unknown, and guessing PyTorch's could load
+    weights silently wrong."""
     spec = _lookup(type(module))
+    if spec is None:
+        if any(True for _ in _params(module)):
+            raise TypeError(
+                f"no state-dict adapter for {type(module).__module__}.{type(module).__qualname__} "
+                f"(a burn_torch.nn layer): declare how its parameters map to PyTorch's state dict "
+                f"with register_adapter({type(module).__name__}, LayerAdapter(...)) "
+                f"(LayerAdapter() when its names and layouts are PyTorch's)")
+        spec = _IDENTITY
     return spec if isinstance(spec, LayerAdapter) else spec(module)
 
 
-def _lookup(cls: type) -> AdapterSpec:
+def _lookup(cls: type) -> AdapterSpec | None:
+    """The nearest adapter in ``cls``'s MRO; None when that class is an undeclared
+    ``burn_torch.nn`` layer."""
+    undeclared_nn = False
     for base in cls.__mro__:
         if base in _BY_CLASS:
             return _BY_CLASS[base]
-    if cls.__module__.startswith("burn_torch.nn"):
-        return _BY_NN_NAME.get(cls.__name__, _IDENTITY)
-    return _IDENTITY
+        if base.__module__.startswith("burn_torch.nn"):
+            if base.__name__ in _BY_NN_NAME:
+                return _BY_NN_NAME[base.__name__]
+            if base.__name__ in _SAME_LAYOUT:
+                return _IDENTITY
+            undeclared_nn = True
+    return None if undeclared_nn else _IDENTITY
+
+
+def _params(module: Module):
+    """The Params of ``module`` at any depth."""
+    for _, child in _children(module, ""):
+        if isinstance(child, Param):
+            yield child
+        else:
+            yield from _params(child)
 
 
 class _Part(NamedTuple):

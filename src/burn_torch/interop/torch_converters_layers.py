@@ -9,38 +9,38 @@ import torch
 from .. import nn
 from ..device import Device
 from ..module import Module
-from .torch_modules import _parameterless, _unsupported, _with_weights, register_converter
+from .converter_registry import parameterless, register_converter, unsupported, with_weights
 
 
 def _instance_norm(m: torch.nn.modules.instancenorm._InstanceNorm, device: Device) -> nn.InstanceNorm:
     if m.track_running_stats:
-        raise _unsupported(m, "track_running_stats=True")
+        raise unsupported(m, "track_running_stats=True")
     config = nn.InstanceNormConfig(m.num_features, m.eps, m.affine)
-    return _with_weights(config.init(device), m)
+    return with_weights(config.init(device), m)
 
 
 def _rms_norm(m: torch.nn.RMSNorm, device: Device) -> nn.RmsNorm:
     if len(m.normalized_shape) != 1 or not m.elementwise_affine:
-        raise _unsupported(m, "a normalized_shape of several dims or elementwise_affine=False")
+        raise unsupported(m, "a normalized_shape of several dims or elementwise_affine=False")
     eps = m.eps if m.eps is not None else torch.finfo(torch.get_default_dtype()).eps
-    return _with_weights(nn.RmsNormConfig(m.normalized_shape[0], eps).init(device), m)
+    return with_weights(nn.RmsNormConfig(m.normalized_shape[0], eps).init(device), m)
 
 
 def _local_response_norm(m: torch.nn.LocalResponseNorm, device: Device) -> nn.LocalResponseNorm:
     if m.size % 2 == 0:
-        raise _unsupported(m, "an even size (Burn's window leans the other way)")
+        raise unsupported(m, "an even size (Burn's window leans the other way)")
     return nn.LocalResponseNormConfig(m.size, m.alpha, m.beta, m.k).init()
 
 
 def _softplus(m: torch.nn.Softplus, device: Device) -> nn.Softplus:
     if m.threshold != 20:
-        raise _unsupported(m, "a threshold other than 20")
+        raise unsupported(m, "a threshold other than 20")
     return nn.SoftplusConfig(m.beta).init()
 
 
 def _pairwise_distance(m: torch.nn.PairwiseDistance, device: Device) -> nn.PairwiseDistance:
     if m.keepdim:
-        raise _unsupported(m, "keepdim=True")
+        raise unsupported(m, "keepdim=True")
     return nn.PairwiseDistanceConfig(m.norm, m.eps).init()
 
 
@@ -65,9 +65,9 @@ for _cls, _converter in {
     torch.nn.InstanceNorm1d: _instance_norm, torch.nn.InstanceNorm2d: _instance_norm,
     torch.nn.InstanceNorm3d: _instance_norm, torch.nn.RMSNorm: _rms_norm,
     torch.nn.LocalResponseNorm: _local_response_norm,
-    torch.nn.SELU: _parameterless(nn.Selu), torch.nn.Hardswish: _parameterless(nn.HardSwish),
-    torch.nn.ReLU6: _parameterless(nn.Relu6), torch.nn.LogSigmoid: _parameterless(nn.LogSigmoid),
-    torch.nn.Mish: _parameterless(nn.Mish), torch.nn.SiLU: _parameterless(nn.SiLU),
-    torch.nn.Softsign: _parameterless(nn.Softsign), torch.nn.Tanhshrink: _parameterless(nn.Tanhshrink),
+    torch.nn.SELU: parameterless(nn.Selu), torch.nn.Hardswish: parameterless(nn.HardSwish),
+    torch.nn.ReLU6: parameterless(nn.Relu6), torch.nn.LogSigmoid: parameterless(nn.LogSigmoid),
+    torch.nn.Mish: parameterless(nn.Mish), torch.nn.SiLU: parameterless(nn.SiLU),
+    torch.nn.Softsign: parameterless(nn.Softsign), torch.nn.Tanhshrink: parameterless(nn.Tanhshrink),
 }.items():
     register_converter(_cls, _converter)

@@ -14,7 +14,7 @@ from typing import Any, Sequence
 
 from ..module import Module
 from ..nn.dropout import Dropout, DropoutConfig
-from ..nn.gru import Gru
+from ..nn.rnn.gru import Gru
 from ..tensor import Tensor
 from .state_dict import RECURRENT_KEYS, LayerAdapter, register_adapter
 

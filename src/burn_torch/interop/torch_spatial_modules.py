@@ -1,6 +1,6 @@
 """``from_torch_module`` converters for torch's 3-D and transposed convolutions, 1-D and
 adaptive pools, ``Upsample``, ``PixelShuffle``/``PixelUnshuffle``, ``Unfold``/``Fold`` and the
-transformer decoder (registered when :mod:`.torch_modules` loads).
+transformer decoder (registered into :mod:`.converter_registry` when :mod:`.torch_modules` loads).
 
 ``torch.nn.Upsample`` does not know the rank of its input; it converts to :class:`Upsample`,
 which resizes a rank-3 input with ``Interpolate1d`` and a rank-4 one with ``Interpolate2d``.
@@ -16,7 +16,8 @@ from .. import nn
 from ..device import Device
 from ..module import Module
 from ..tensor import Tensor
-from .torch_modules import _check_conv, _pair, _unsupported, _with_weights, register_converter
+from .converter_registry import (check_padding_mode, pair, register_converter, unsupported,
+                                 with_weights)
 
 
 def _triple(value) -> list[int]:
@@ -28,13 +29,13 @@ def _single(value) -> int:
 
 
 def _conv3d(m: torch.nn.Conv3d, device: Device) -> nn.Conv3d:
-    _check_conv(m)
+    check_padding_mode(m)
     padding = (nn.PaddingConfig3d.same() if m.padding == "same" else nn.PaddingConfig3d.valid()
                if m.padding == "valid" else nn.PaddingConfig3d.explicit(*m.padding))
     config = nn.Conv3dConfig([m.in_channels, m.out_channels], list(m.kernel_size),
                              stride=list(m.stride), dilation=list(m.dilation), groups=m.groups,
                              padding=padding, bias=m.bias is not None)
-    return _with_weights(config.init(device), m)
+    return with_weights(config.init(device), m)
 
 
 _TRANSPOSED = {torch.nn.ConvTranspose1d: nn.ConvTranspose1dConfig,
@@ -43,7 +44,7 @@ _TRANSPOSED = {torch.nn.ConvTranspose1d: nn.ConvTranspose1dConfig,
 
 
 def _conv_transpose(m: torch.nn.modules.conv._ConvTransposeNd, device: Device) -> Module:
-    _check_conv(m)
+    check_padding_mode(m)
     config_class = next(c for t, c in _TRANSPOSED.items() if isinstance(m, t))
     one = config_class is nn.ConvTranspose1dConfig
     pick = (lambda v: v[0]) if one else list
@@ -51,12 +52,12 @@ def _conv_transpose(m: torch.nn.modules.conv._ConvTransposeNd, device: Device) -
                           stride=pick(m.stride), dilation=pick(m.dilation), groups=m.groups,
                           padding=pick(m.padding), padding_out=pick(m.output_padding),
                           bias=m.bias is not None)
-    return _with_weights(config.init(device), m)
+    return with_weights(config.init(device), m)
 
 
 def _max_pool1d(m: torch.nn.MaxPool1d, device: Device) -> nn.MaxPool1d:
     if m.return_indices:
-        raise _unsupported(m, "return_indices=True")
+        raise unsupported(m, "return_indices=True")
     return nn.MaxPool1dConfig(_single(m.kernel_size), stride=_single(m.stride or m.kernel_size),
                               padding=nn.PaddingConfig1d.explicit(_single(m.padding)),
                               dilation=_single(m.dilation), ceil_mode=m.ceil_mode).init()
@@ -71,14 +72,14 @@ def _avg_pool1d(m: torch.nn.AvgPool1d, device: Device) -> nn.AvgPool1d:
 def _adaptive_avg_pool1d(m: torch.nn.AdaptiveAvgPool1d, device: Device) -> nn.AdaptiveAvgPool1d:
     size = _single(m.output_size)
     if size is None:
-        raise _unsupported(m, "an output_size of None")
+        raise unsupported(m, "an output_size of None")
     return nn.AdaptiveAvgPool1dConfig(size).init()
 
 
 def _adaptive_avg_pool3d(m: torch.nn.AdaptiveAvgPool3d, device: Device) -> nn.AdaptiveAvgPool3d:
     size = _triple(m.output_size)
     if None in size:
-        raise _unsupported(m, "an output_size of None")
+        raise unsupported(m, "an output_size of None")
     return nn.AdaptiveAvgPool3dConfig(size).init()
 
 
@@ -109,13 +110,13 @@ _MODES = {"nearest": (nn.InterpolateMode.NEAREST, (1, 2)),
 
 def _upsample(m: torch.nn.Upsample, device: Device) -> Upsample:
     if m.mode not in _MODES:
-        raise _unsupported(m, f"mode={m.mode!r}")
+        raise unsupported(m, f"mode={m.mode!r}")
     mode, ranks = _MODES[m.mode]
     scales = m.scale_factor
     if scales is not None and not m.recompute_scale_factor:
         values = scales if isinstance(scales, (tuple, list)) else [scales]
         if any(float(s) != int(s) for s in values):
-            raise _unsupported(m, "a fractional scale_factor without recompute_scale_factor=True")
+            raise unsupported(m, "a fractional scale_factor without recompute_scale_factor=True")
     align = bool(m.align_corners)
 
     def layer(n: int):
@@ -129,25 +130,25 @@ def _upsample(m: torch.nn.Upsample, device: Device) -> Upsample:
             return nn.Interpolate1dConfig(_single(size), None if scale is None else
                                           float(_single(scale)), mode, align).init()
         return nn.Interpolate2dConfig(
-            None if size is None else _pair(size),
-            None if scale is None else [float(s) for s in _pair(scale)], mode, align).init()
+            None if size is None else pair(size),
+            None if scale is None else [float(s) for s in pair(scale)], mode, align).init()
 
     return Upsample(layer(1), layer(2))
 
 
 def _unfold(m: torch.nn.Unfold, device: Device) -> nn.Unfold4d:
-    return nn.Unfold4dConfig(_pair(m.kernel_size), stride=_pair(m.stride),
-                             dilation=_pair(m.dilation), padding=_pair(m.padding)).init()
+    return nn.Unfold4dConfig(pair(m.kernel_size), stride=pair(m.stride),
+                             dilation=pair(m.dilation), padding=pair(m.padding)).init()
 
 
 def _fold(m: torch.nn.Fold, device: Device) -> nn.Fold4d:
-    return nn.Fold4dConfig(_pair(m.output_size), _pair(m.kernel_size), stride=_pair(m.stride),
-                           dilation=_pair(m.dilation), padding=_pair(m.padding)).init()
+    return nn.Fold4dConfig(pair(m.output_size), pair(m.kernel_size), stride=pair(m.stride),
+                           dilation=pair(m.dilation), padding=pair(m.padding)).init()
 
 
 def _decoder_config(layer: torch.nn.TransformerDecoderLayer, n_layers: int):
     if not layer.self_attn.batch_first:
-        raise _unsupported(layer, "batch_first=False (burn_torch's decoder is batch-first)")
+        raise unsupported(layer, "batch_first=False (burn_torch's decoder is batch-first)")
     act = layer.activation
     if act in (torch.nn.functional.relu, torch.relu) or type(act) is torch.nn.ReLU:
         activation = nn.ActivationConfig.relu()
@@ -155,9 +156,9 @@ def _decoder_config(layer: torch.nn.TransformerDecoderLayer, n_layers: int):
                                               and act.approximate == "none"):
         activation = nn.ActivationConfig.gelu()
     else:
-        raise _unsupported(layer, f"activation={act!r} (relu and exact gelu convert)")
+        raise unsupported(layer, f"activation={act!r} (relu and exact gelu convert)")
     if layer.linear1.bias is None:
-        raise _unsupported(layer, "bias=False")
+        raise unsupported(layer, "bias=False")
     return nn.TransformerDecoderConfig(
         layer.self_attn.embed_dim, layer.linear1.out_features, layer.self_attn.num_heads,
         n_layers, dropout=layer.dropout.p, norm_first=layer.norm_first,
@@ -167,13 +168,13 @@ def _decoder_config(layer: torch.nn.TransformerDecoderLayer, n_layers: int):
 def _decoder_layer(m: torch.nn.TransformerDecoderLayer,
                    device: Device) -> nn.TransformerDecoderLayer:
     layer = nn.TransformerDecoderLayer.new(_decoder_config(m, 1), device)
-    return _with_weights(layer, m)
+    return with_weights(layer, m)
 
 
 def _decoder(m: torch.nn.TransformerDecoder, device: Device) -> nn.TransformerDecoder:
     if m.norm is not None:
-        raise _unsupported(m, "a final norm (Burn's TransformerDecoder has none)")
-    return _with_weights(_decoder_config(m.layers[0], len(m.layers)).init(device), m)
+        raise unsupported(m, "a final norm (Burn's TransformerDecoder has none)")
+    return with_weights(_decoder_config(m.layers[0], len(m.layers)).init(device), m)
 
 
 for _cls, _converter in {

@@ -64,7 +64,7 @@ def not_a_tensor(what: str, value) -> TypeError:
                          f"{type(value).__name__}; convert it first with "
                          f"Tensor.from_data(x, device) (or burn_torch.compat.from_torch(x, device) "
                          f"to share a torch tensor's storage)")
-    return TypeError(f"{what}: expected a Tensor operand, got {type(value).__name__}")
+    return TypeError(f"{what}: expected a Tensor operand, got {validate.type_name(value)}")
 
 
 def binary(op, a: "Tensor", b) -> "Tensor":
@@ -144,7 +144,7 @@ def check_list(what: str, tensors) -> "list[Tensor]":
         raise ValueError(f"{what} needs at least one tensor")
     for t in tensors:
         if not isinstance(t, TensorBase):
-            raise TypeError(f"{what}: expected Tensors, got {type(t).__name__}")
+            raise TypeError(f"{what}: expected Tensors, got {validate.type_name(t)}")
     first = tensors[0]
     for t in tensors[1:]:
         if t._data.dtype is not first._data.dtype:

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 import torch
 
 from ..autodiff.recorder import apply1, apply2
+from .. import validate
 from ..ops import compare as compare_ops
 from .base import TensorBase, binary, float_binary, float_unary, scalar
 
@@ -136,7 +137,7 @@ def require_bool(x: "Tensor", what: str) -> None:
 
 def bool_binary(op, a: "Tensor", b) -> "Tensor":
     if not isinstance(b, TensorBase):
-        raise TypeError(f"{op.name}: expected a Tensor operand, got {type(b).__name__}")
+        raise TypeError(f"{op.name}: expected a Tensor operand, got {validate.type_name(b)}")
     require_bool(a, op.name)
     require_bool(b, op.name)
     return apply2(op, a, b)

@@ -41,7 +41,7 @@ def update_operands(what: str, x: "Tensor", values, op) -> None:
     if not isinstance(op, IndexingUpdateOp):
         raise TypeError(f"{what}: op must be a burn_torch.IndexingUpdateOp, got {op!r}")
     if not isinstance(values, TensorBase):
-        raise TypeError(f"{what}: values must be a Tensor, got {type(values).__name__}")
+        raise TypeError(f"{what}: values must be a Tensor, got {validate.type_name(values)}")
     if x._data.dtype is torch.bool:
         raise TypeError(f"{what} needs a Float or Int tensor, got Bool")
     if values._data.dtype is not x._data.dtype:

@@ -107,7 +107,7 @@ class RearrangeMethods(TensorBase):
         a reshape, as Burn's). Repeated indices accumulate gradients."""
         d = self._dim(dim)
         if not isinstance(indices, TensorBase):
-            raise TypeError(f"take: indices must be an Int Tensor, got {type(indices).__name__}")
+            raise TypeError(f"take: indices must be an Int Tensor, got {validate.type_name(indices)}")
         index_shape = list(indices._data.shape)
         picked = self.select(d, indices.reshape([-1]))
         shape = list(self._data.shape)

@@ -1,9 +1,14 @@
 """``Module.distributed()``: every trainable parameter marked for data-parallel gradient sync."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..autodiff.distributed_leaf import mark
-from .module import Module, ModuleMapper, PathTracker
 from .param import Param
+from .visitor import ModuleMapper, PathTracker
+
+if TYPE_CHECKING:  # annotations only: this layer sits below Module
+    from .module import Module
 
 
 class _Distribute(PathTracker, ModuleMapper):

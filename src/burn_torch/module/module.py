@@ -25,83 +25,13 @@ from typing import Any, Iterator
 from ..device import Device
 from ..dtype import Bool, Float, Int
 from ..tensor import Tensor
+from .distributed import distribute
+from .file_io import load_file as _load_file, save_file as _save_file
 from .param import Param, ParamId, TrainingFlag
+from .record import into_record as _into_record, load_record as _load_record
+from .visitor import ModuleMapper, ModuleVisitor, PathTracker
 
 _CONTAINERS = (list, tuple, dict)
-
-
-class ModuleVisitor:
-    """Reads a module tree. Override the hooks you need; the defaults do nothing.
-
-    ``enter_module(name, container_type)`` / ``exit_module(...)`` bracket every named child
-    (attribute names, list indices, dict keys), so a visitor can track the dotted path of the
-    parameter it visits. ``container_type`` is the parent's type name (``"Mlp"``, ``"list"``...).
-    """
-
-    def enter_module(self, name: str, container_type: str) -> None:
-        pass
-
-    def exit_module(self, name: str, container_type: str) -> None:
-        pass
-
-    def visit_float(self, param: Param) -> None:
-        pass
-
-    def visit_int(self, param: Param) -> None:
-        pass
-
-    def visit_bool(self, param: Param) -> None:
-        pass
-
-    def visit_training(self, flag: TrainingFlag) -> None:
-        pass
-
-
-class ModuleMapper:
-    """Rewrites a module tree. Override the hooks you need; the defaults return their input.
-
-    Each ``map_*`` hook receives a child and returns its replacement (a :class:`Param` keeps its
-    id when built with ``param.map(...)`` / ``param.set_require_grad(...)``). ``map_constant``
-    receives bare Tensor attributes (constants, not parameters). Path hooks as in
-    :class:`ModuleVisitor`.
-    """
-
-    def enter_module(self, name: str, container_type: str) -> None:
-        pass
-
-    def exit_module(self, name: str, container_type: str) -> None:
-        pass
-
-    def map_float(self, param: Param) -> Param:
-        return param
-
-    def map_int(self, param: Param) -> Param:
-        return param
-
-    def map_bool(self, param: Param) -> Param:
-        return param
-
-    def map_training(self, flag: TrainingFlag) -> TrainingFlag:
-        return flag
-
-    def map_constant(self, tensor: Tensor) -> Tensor:
-        return tensor
-
-
-class PathTracker:
-    """Mixin for visitors/mappers: ``self.path()`` is the dotted name of the current child."""
-
-    def __init__(self) -> None:
-        self._path: list[str] = []
-
-    def enter_module(self, name: str, container_type: str) -> None:
-        self._path.append(name)
-
-    def exit_module(self, name: str, container_type: str) -> None:
-        self._path.pop()
-
-    def path(self) -> str:
-        return ".".join(self._path)
 
 
 _SCALARS = frozenset({int, float, bool, str, type(None)})  # skipped first: conv strides etc.
@@ -433,30 +363,37 @@ class Module:
     def distributed(self) -> "Module":
         """Marks every ``require_grad()`` parameter distributed under its own ParamId (see
         ``Tensor.set_distributed`` and ``module/distributed.py``); others are left unchanged."""
-        from .distributed import distribute
         return distribute(self)
 
     # -- records and files ----------------------------------------------------------------------
     def into_record(self):
         """The module's state: a :class:`~burn_torch.module.ModuleRecord` of every parameter."""
-        from .record import into_record
-        return into_record(self)
+        return _into_record(self)
 
     def load_record(self, record, strict: bool = True) -> "Module":
         """Returns this module with the record's values and ids; see ``record.load_record``."""
-        from .record import load_record
-        return load_record(self, record, strict)
+        return _load_record(self, record, strict)
 
-    def save_file(self, path, metadata: dict[str, str] | None = None):
-        """Writes the parameters to a safetensors file; returns its path (``.safetensors``
-        is appended when ``path`` has no suffix). See ``burn_torch.module.file_io``."""
-        from .file_io import save_file
-        return save_file(self, path, metadata)
+    def save_file(self, path, recorder=None, metadata: dict[str, str] | None = None):
+        """Burn's ``save_file(path, &recorder)``: writes the module with a file recorder of
+        ``burn_torch.record`` and returns the file; without one, burn_torch's safetensors file
+        (``.safetensors`` appended when ``path`` has no suffix). See
+        ``burn_torch.module.file_io.save_file``."""
+        return _save_file(self, path, recorder, metadata)
 
-    def load_file(self, path, device: Device | None = None, strict: bool = True) -> "Module":
-        """Returns this module loaded from a file written by :meth:`save_file`."""
-        from .file_io import load_file
-        return load_file(self, path, device, strict)
+    def load_file(self, path, recorder=None, device: Device | None = None, strict: bool = True) -> "Module":
+        """Burn's ``load_file(path, &recorder, &device)``: this module holding the file's
+        values; without a recorder, from a file :meth:`save_file` wrote without one. See
+        ``burn_torch.module.file_io.load_file``."""
+        return _load_file(self, path, recorder, device, strict)
+
+    def __call__(self, *args, **kwargs):
+        """Raises TypeError: Burn modules are called through ``forward`` (no hooks to run)."""
+        name = type(self).__name__
+        raise TypeError(f"'{name}' object is not callable: burn_torch modules have no __call__ "
+                        f"(Burn's modules are structs with a forward method, and there are no "
+                        f"hooks to run around it); write {name.lower()}.forward(...), and "
+                        f"self.layer.forward(x) inside forward")
 
     # -- display --------------------------------------------------------------------------------
     def __repr__(self) -> str:

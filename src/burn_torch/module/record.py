@@ -7,12 +7,15 @@ values: the loaded module is a new one).
 """
 from __future__ import annotations
 
-from typing import Iterator, Mapping, NamedTuple
+from typing import TYPE_CHECKING, Iterator, Mapping, NamedTuple
 
 from ..autodiff.recorder import wrap
 from ..tensor import Tensor
-from .module import Module, ModuleMapper, PathTracker
 from .param import Param, ParamId, _effective
+from .visitor import ModuleMapper, PathTracker
+
+if TYPE_CHECKING:  # annotations only: this layer sits below Module
+    from .module import Module
 
 
 class ParamRecord(NamedTuple):

@@ -12,8 +12,12 @@ the output projection).
 """
 from __future__ import annotations
 
-from .module import Module
+from typing import TYPE_CHECKING
+
 from .param import ParamId
+
+if TYPE_CHECKING:  # annotations only: this layer sits below Module
+    from .module import Module
 
 
 class TiedParamError(ValueError):
@@ -32,4 +36,6 @@ def tied_param_error(what: str, module: Module, pid: ParamId) -> TiedParamError:
         f"({', '.join(paths)}); Burn modules are trees and the optimizer would update it at "
         f"{paths[0]} only, leaving the other paths stale. Keep the Param at {paths[0]} alone "
         f"and compute both uses from it (e.g. x.matmul(param.val().transpose()) for a tied "
-        f"output projection) instead of assigning it to a second attribute", paths)
+        f"output projection) instead of assigning it to a second attribute; if the second path "
+        f"is a copy meant as other parameters (copy.deepcopy keeps ids: a target network), give "
+        f"the copy new ids with copy = module.map(NewParamIds())", paths)

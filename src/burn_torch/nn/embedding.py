@@ -4,7 +4,7 @@ from __future__ import annotations
 from .. import validate
 from ..device import Device
 from ..module import Config, Module, Param
-from ..functional.module_ops import embedding
+from ..functional.module_ops.embedding import embedding
 from ..tensor import Tensor
 from .initializer import Initializer
 

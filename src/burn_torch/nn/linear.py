@@ -6,7 +6,7 @@ import math
 from .. import validate
 from ..device import Device
 from ..module import Config, Module, Param
-from ..functional.module_ops import linear
+from ..functional.module_ops.linear import linear
 from ..tensor import Tensor
 from .initializer import Initializer
 

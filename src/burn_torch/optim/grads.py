@@ -5,6 +5,7 @@ from typing import Iterable, Iterator
 
 import torch
 
+from .. import validate
 from ..autodiff.gradients import Gradients
 from ..autodiff.recorder import wrap
 from ..device import Device
@@ -118,7 +119,7 @@ class GradientsParams:
         if not isinstance(id, ParamId):
             raise TypeError(f"register: expected a ParamId, got {type(id).__name__}")
         if not isinstance(grad, Tensor):
-            raise TypeError(f"register: the gradient of {id} must be a Tensor, got {type(grad).__name__}")
+            raise TypeError(f"register: the gradient of {id} must be a Tensor, got {validate.type_name(grad)}")
         data = grad.to_torch()
         if not data.is_floating_point():
             raise TypeError(f"register: the gradient of {id} must be a Float tensor, got {grad.kind}")

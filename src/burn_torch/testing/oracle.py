@@ -1,7 +1,7 @@
 """Torch-oracle mode: burn_torch's own op table executed under real torch autograd.
 
-burn_torch switches torch autograd off around every forward kernel (``recorder._set_grad``). Inside
-:func:`torch_oracle_mode` that switch does nothing and torch autograd is on, so a function run on
+burn_torch switches torch autograd off around every forward kernel (``recorder._set_grad``,
+``kernel._set_grad``). Inside :func:`torch_oracle_mode` that switch does nothing and torch autograd is on, so a function run on
 tensors whose storages require grad builds a torch graph through exactly the kernels burn_torch
 runs; ``torch.autograd.grad`` on the output storages is then the reference for the op table's
 backward rules. Where Burn cuts a graph without running a kernel (``detach``,
@@ -20,7 +20,7 @@ from typing import Callable, Iterator
 
 import torch
 
-from ..autodiff import recorder
+from ..autodiff import kernel as autodiff_kernel, recorder
 from ..ops import OPS
 from ..autodiff.recorder import wrap
 from ..tensor import Tensor
@@ -62,14 +62,14 @@ def torch_oracle_mode(burn_rules: bool = True) -> Iterator[None]:
     """Runs the body with burn_torch's forward kernels under torch autograd (module docstring);
     ``burn_rules``: the kernels of the entries in Burn's table are replaced by their twins.
 
-    Restores the recorder's switch, the patched Tensor methods, the entries' kernels and torch's
+    Restores the grad-mode switches of the recorder and of ``kernel.run``, the patched Tensor methods, the entries' kernels and torch's
     grad mode on exit, whether the body returns or raises. Nested use is allowed.
     """
-    saved_switch = recorder._set_grad
+    saved_switches = recorder._set_grad, autodiff_kernel._set_grad
     own = {name: Tensor.__dict__.get(name) for name in _CUTS}
     twins = oracle_kernels() if burn_rules else {}
     kernels = {name: OPS[name].forward for name in twins}
-    recorder._set_grad = _keep_grad_mode
+    recorder._set_grad = autodiff_kernel._set_grad = _keep_grad_mode
     for name, when in _CUTS.items():
         setattr(Tensor, name, _cutting(getattr(Tensor, name), when))
     for name, twin in twins.items():
@@ -78,7 +78,7 @@ def torch_oracle_mode(burn_rules: bool = True) -> Iterator[None]:
         with torch.enable_grad():
             yield
     finally:
-        recorder._set_grad = saved_switch
+        recorder._set_grad, autodiff_kernel._set_grad = saved_switches
         for name, kernel in kernels.items():
             OPS[name].forward = kernel
         for name, method in own.items():

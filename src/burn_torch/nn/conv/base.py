@@ -1,0 +1,139 @@
+"""What Burn's convolution layers share: argument checks, the options a config builds, the bias
+and the default initializer (Burn's Kaiming-uniform with gain ``1/sqrt(3)``).
+"""
+from __future__ import annotations
+
+import math
+from typing import Sequence
+
+from ... import validate
+from ...device import Device
+from ...functional.module_ops.conv import (conv_transpose2d, ConvOptions, ConvTransposeOptions,
+                                           PaddedConvOptions)
+from ...module import Config, Module, Param
+from ...tensor import Tensor
+from ..initializer import Initializer
+
+
+_DEFAULT_INIT = Initializer.kaiming_uniform(1.0 / math.sqrt(3.0), False)
+
+
+def _input_rank(op: str, input, rank: int, layout: str) -> None:
+    """TypeError unless ``input`` is a Tensor, ValueError unless it has ``rank``."""
+    if not isinstance(input, Tensor):
+        raise TypeError(f"{op}: input must be a Tensor, got {type(input).__name__}")
+    validate.rank(op, "input", input, rank, layout)
+
+
+def _check_groups(channels_in: int, channels_out: int, groups: int) -> None:
+    if channels_in % groups or channels_out % groups:
+        raise ValueError(f"Both channels must be divisible by the number of groups. Got "
+                         f"channels [{channels_in}, {channels_out}] and groups={groups}")
+
+
+def _check_same(padding, kernel_size: Sequence[int]) -> None:
+    if padding.kind == "same" and any(k % 2 == 0 for k in kernel_size):
+        raise ValueError(f"Same padding with an even kernel size is not supported, got kernel "
+                         f"{list(kernel_size)}")
+
+
+def _options(padding, sizes, kernel_size, stride, dilation, groups):
+    """ConvOptions for symmetric padding, PaddedConvOptions otherwise."""
+    pairs = padding.pairs(sizes, kernel_size, stride)
+    starts = [p[0] for p in pairs]
+    ends = [p[1] for p in pairs]
+    if starts == ends:
+        return ConvOptions(stride=stride, padding=starts, dilation=dilation, groups=groups)
+    return PaddedConvOptions.asymmetric(stride=stride, padding_start=starts, padding_end=ends,
+                                        dilation=dilation, groups=groups)
+
+
+def _bias(param: Param | None) -> Tensor | None:
+    return None if param is None else param.val()
+
+
+class _Convolution(Module):
+    """The fields every convolution layer has, in Burn's order: ``weight``, ``bias`` (None
+    without one), ``stride``, ``kernel_size``, ``dilation``, ``groups`` and ``padding``."""
+
+    def __init__(self, weight: Param, bias: Param | None, stride, kernel_size, dilation,
+                 groups: int, padding) -> None:
+        super().__init__()
+        self.weight = weight
+        self.bias = bias
+        self.stride = stride
+        self.kernel_size = kernel_size
+        self.dilation = dilation
+        self.groups = groups
+        self.padding = padding
+
+
+class _ConvConfig(Config):
+    """What the 2-d and 3-d convolution configs share: ``init`` (``channels`` ``[in, out]``,
+    Burn's fan-in and fan-out ``channels / groups * prod(kernel)``)."""
+
+    def init(self, device: Device):
+        """A new layer on ``device``; ValueError when a channel count is not divisible by
+        ``groups`` or for ``same`` padding with an even kernel."""
+        validate.config_sizes(self, "channels", "kernel_size", "stride", "dilation", "groups")
+        c_in, c_out = self.channels
+        _check_groups(c_in, c_out, self.groups)
+        _check_same(self.padding, self.kernel_size)
+        k = math.prod(self.kernel_size)
+        fan_in, fan_out = c_in // self.groups * k, c_out // self.groups * k
+        shape = [c_out, c_in // self.groups, *self.kernel_size]
+        weight = self.initializer.init_with(shape, fan_in, fan_out, device)
+        bias = self.initializer.init_with([c_out], fan_in, fan_out, device) if self.bias else None
+        return self._layer(weight, bias, list(self.stride), list(self.kernel_size),
+                           list(self.dilation), self.groups, self.padding)
+
+
+class _ConvTransposeConfig(Config):
+    """What the transposed convolution configs share: ``init`` (Burn's fan-in is ``channels_out
+    / groups * prod(kernel)``)."""
+
+    def init(self, device: Device):
+        """A new layer on ``device``; ValueError when a channel count is not divisible by
+        ``groups``."""
+        validate.config_sizes(self, "channels", "kernel_size", "stride", "dilation", "groups")
+        c_in, c_out = self.channels
+        _check_groups(c_in, c_out, self.groups)
+        kernel = _as_list(self.kernel_size)
+        fan_in = c_out // self.groups * math.prod(kernel)
+        shape = [c_in, c_out // self.groups, *kernel]
+        weight = self.initializer.init_with(shape, fan_in, None, device)
+        bias = self.initializer.init_with([c_out], fan_in, None, device) if self.bias else None
+        return self._layer(weight, bias, _copy(self.stride), _copy(self.kernel_size),
+                           _copy(self.dilation), self.groups, _copy(self.padding),
+                           _copy(self.padding_out), [c_in, c_out])
+
+
+def _as_list(value) -> list[int]:
+    return [value] if isinstance(value, int) else list(value)
+
+
+def _copy(value):
+    """An int as is, a sequence as a list (the layers keep Burn's field types)."""
+    return value if isinstance(value, int) else list(value)
+
+
+class _ConvTranspose(_Convolution):
+    """The fields of a transposed convolution: :class:`_Convolution`'s, ``padding_out`` and
+    ``channels``; ``_op`` and ``_rank`` name its functional form and input rank."""
+
+    _op = staticmethod(conv_transpose2d)
+    _layout = ""
+
+    def __init__(self, weight: Param, bias: Param | None, stride, kernel_size, dilation,
+                 groups: int, padding, padding_out, channels: list[int]) -> None:
+        super().__init__(weight, bias, stride, kernel_size, dilation, groups, padding)
+        self.padding_out = padding_out
+        self.channels = channels
+
+    def forward(self, input: Tensor) -> Tensor:
+        """The transposed convolution of ``input``."""
+        options = ConvTransposeOptions(stride=_as_list(self.stride),
+                                       padding=_as_list(self.padding),
+                                       padding_out=_as_list(self.padding_out),
+                                       dilation=_as_list(self.dilation), groups=self.groups)
+        return type(self)._op(input, self.weight.val(), _bias(self.bias), options)
