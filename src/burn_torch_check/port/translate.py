@@ -587,9 +587,13 @@ class _Rewriter(cst.CSTTransformer):
         (an optimizer constructor, ``torch.save``, gradient clipping)."""
         node = self.ast_of(original)
         parent = self.facts.analysis.parent.get(node) if node is not None else None
-        q = self.facts.analysis.qualname(parent.func) if isinstance(parent, ast.Call) else None
-        return q is not None and (q.startswith("torch.optim.") or q == "torch.save"
-                                  or q.startswith("torch.nn.utils.clip_grad"))
+        while parent is not None and not isinstance(parent, ast.stmt):
+            q = self.facts.analysis.qualname(parent.func) if isinstance(parent, ast.Call) else None
+            if q is not None and (q.startswith("torch.optim.") or q == "torch.save"
+                                  or q.startswith("torch.nn.utils.clip_grad")):
+                return True
+            parent = self.facts.analysis.parent.get(parent)
+        return False
 
     # -------------------------------------------------------------- tensor methods ----
     def _tensor_method(self, original: cst.Call, updated: cst.Call, method: str) -> cst.BaseExpression | None:
