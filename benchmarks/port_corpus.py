@@ -1,7 +1,8 @@
 """burn-torch-port on its corpus: the per-program table (lines of model and loop code, translated,
 left by reason, hand edits needed, verify_port, whether the port runs, translation time).
 
-Each program ``tests/data/port_corpus/<name>.py`` has ``<name>.expected.json``: the report the
+Each program (``tests/data/port_corpus/<name>.py``, or the checker's copy its record names) has
+``<name>.expected.json``: the report the
 translator must give (``summary``), the hand ``edits`` that make the port run (each says whether
 its line is marked), how to verify it (``verify``: the arguments of
 ``burn_torch.compat.ported.verify_translation``) and the recorded outcomes (``verified``,
@@ -43,11 +44,15 @@ class Case:
 
 
 def cases() -> list[Case]:
-    """Every corpus program with its record, tuning first."""
+    """Every corpus program with its record, tuning first. A record's ``source`` names a program
+    another corpus of ``tests/data`` already holds (the checker's); otherwise it is
+    ``<name>.py`` beside the record."""
     found = []
-    for path in sorted(CORPUS.glob("*.py")):
-        record = path.with_suffix(".expected.json")
-        found.append(Case(path.stem, path, json.loads(record.read_text(encoding="utf-8"))))
+    for record in sorted(CORPUS.glob("*.expected.json")):
+        name = record.name.removesuffix(".expected.json")
+        expected = json.loads(record.read_text(encoding="utf-8"))
+        source = CORPUS.parent / expected["source"] if "source" in expected else CORPUS / f"{name}.py"
+        found.append(Case(name, source, expected))
     return sorted(found, key=lambda c: (c.split != "tuning", c.name))
 
 
