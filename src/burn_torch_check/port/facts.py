@@ -226,5 +226,3 @@ class Facts:
 
 def is_loader(kind: Kind) -> bool:
     return kind == LOADER or (isinstance(kind, Iter) and kind.item == TENSOR)
-
-
