@@ -198,7 +198,8 @@ class Plan:
               "_gradients_params": _gradients_params, "_consumed": _consumed}
         ns.update(template.src.consts)
         values = {rec.slot_of[id(t)]: t for t in rec.keep if id(t) in rec.slot_of}
-        entries, modes = optimize(rec.entries, rec.grad_modes, values, self.out_slots)
+        entries, modes = optimize(rec.entries, rec.grad_modes, values, self.n_inputs,
+                                  self.out_slots)
         self.entries = entries  # what a replay runs, in order
         self.kernels = self._kernels(entries, modes, self.n_inputs, self.out_slots)
         self.step = self._kernels(entries, modes, self.n_inputs, self.out_slots, result_lines, ns)
