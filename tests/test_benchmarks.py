@@ -52,6 +52,16 @@ def test_the_learner_overhead_benchmark_compares_runs_that_train_the_same_weight
     learner_overhead.check_same_training(1, tmp_path)   # asserts bit-equal final weights
 
 
+def test_the_testing_kit_speed_cases_pass_on_correct_code():
+    """Every timed case of benchmarks/testing_kit_speed.py is a check that passes (a failing
+    case would time the failure report), and the property runs."""
+    import testing_kit_speed
+
+    for fn in testing_kit_speed.CASES.values():
+        fn()
+    testing_kit_speed.layer_norm_property()
+
+
 @pytest.mark.parametrize("program", ["mnist", "nanogpt", "lstm_lm", "seq2seq"])
 def test_each_ported_program_trains_to_torchs_weights(program):
     programs_step = importlib.import_module("programs_step")
