@@ -125,6 +125,7 @@ EXPECTED = {
         (7, 7, "local_response_norm_even_size"),
         (8, 13, "kl_div_batch_mean"),
         (12, 10, "cross_entropy_ignore_index"),
+        (19, 8, "batch_norm_running_var"),
     ],
 }
 
