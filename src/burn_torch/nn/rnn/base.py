@@ -14,6 +14,7 @@ from typing import Sequence
 from ...autodiff.recorder import apply1, applyn, wrap
 from ...module import Module
 from ...ops.shape import NARROW, SLICE
+from ... import validate
 from ...tensor import Tensor
 from ..activation.sigmoid import Sigmoid
 from ..activation.tanh import Tanh
@@ -76,6 +77,18 @@ def check_input(layer: str, batched_input: Tensor) -> None:
         raise TypeError(f"{layer}: expected a Tensor input, got {type(batched_input).__name__}")
     if batched_input.rank() != 3:
         raise ValueError(f"{layer}: expected a rank-3 input, got {batched_input.dims()}")
+
+
+def check_state(layer: str, name: str, state, batch: int, d_hidden: int) -> None:
+    """TypeError unless ``state`` is a Tensor, ValueError unless it is ``[batch, d_hidden]``;
+    both name the expected shape (PyTorch's states carry a leading ``num_layers`` dim)."""
+    expected = f"[batch, d_hidden] = [{batch}, {d_hidden}]"
+    if not isinstance(state, Tensor):
+        raise TypeError(f"{layer}: {name} must be a Tensor {expected}, got {validate.type_name(state)}")
+    if state.dims() != [batch, d_hidden]:
+        raise ValueError(f"{layer}: {name} must be {expected}, got {state.dims()} (PyTorch's "
+                         f"recurrent states are [num_layers, batch, hidden]: pass one layer's, "
+                         f"h_0[0])")
 
 
 def zeros_state(x: Tensor, batch: int, d_hidden: int) -> Tensor:
