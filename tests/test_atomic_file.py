@@ -31,3 +31,19 @@ def test_a_write_that_fails_midway_leaves_the_old_file_and_no_temporary(tmp_path
 def test_atomic_write_creates_a_missing_file(tmp_path):
     atomic_write_bytes(tmp_path / "new.bin", b"x")
     assert (tmp_path / "new.bin").read_bytes() == b"x"
+
+
+def test_a_group_write_writes_every_file_and_leaves_no_temporary(tmp_path):
+    from burn_torch.atomic_file import atomic_write_group
+    (tmp_path / "a").write_bytes(b"old")
+    atomic_write_group([(tmp_path / "a", b"A" * 100_000), (tmp_path / "b", b"B")])
+    assert (tmp_path / "a").read_bytes() == b"A" * 100_000 and (tmp_path / "b").read_bytes() == b"B"
+    assert sorted(os.listdir(tmp_path)) == ["a", "b"]
+
+
+def test_a_group_write_that_fails_leaves_the_old_files_and_no_temporary(tmp_path):
+    from burn_torch.atomic_file import atomic_write_group
+    (tmp_path / "a").write_bytes(b"old")
+    with pytest.raises(TypeError):
+        atomic_write_group([(tmp_path / "a", b"new"), (tmp_path / "b", "not bytes")])
+    assert (tmp_path / "a").read_bytes() == b"old" and os.listdir(tmp_path) == ["a"]

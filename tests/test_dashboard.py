@@ -111,3 +111,20 @@ def test_sparkline_maps_the_range_onto_eight_levels():
     assert sparkline([0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0]) == BLOCKS
     assert sparkline([1.0, float("nan"), 1.0]) == "▁▁"
     assert len(sparkline(list(range(1000)), width=40)) == 40 and sparkline([]) == ""
+
+
+def test_a_dumb_terminal_gets_plain_progress_lines_as_the_run_goes(tmp_path):
+    pexpect = pytest.importorskip("pexpect")
+    cmd = _command(tmp_path / "run")
+    child = pexpect.spawn(cmd[0], cmd[1:], env={**_env(), "TERM": "dumb"}, dimensions=(30, 110),
+                          encoding="utf-8", timeout=90)
+    try:
+        child.expect(r"\[valid\] epoch 1 done")
+        before_end = child.before
+        child.expect("finished after epoch 3")
+        text = before_end + child.before
+    finally:
+        child.close(force=True)
+    assert "\x1b[" not in text and "╭" not in text
+    assert re.search(r"^training .*: epochs 1\.\.3", text, re.M)
+    assert re.search(r"^\[train\] epoch 2 done \| Accuracy \d+\.\d{4} \| Loss \d\.\d{4}", text, re.M)

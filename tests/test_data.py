@@ -7,8 +7,9 @@ import pytest
 
 from burn_torch import Device, Tensor
 from burn_torch.data import (Batcher, ComposedDataset, DataLoaderBuilder, InMemDataset,
-                             MapperDataset, PartialDataset, SamplerDataset, SelectionDataset,
-                             ShuffledDataset, TorchDataset, WindowsDataset, mnist_like)
+                             MapperDataset, PartialDataset, SamplerDataset, SamplerDatasetOptions,
+                             SelectionDataset, ShuffledDataset, SizeConfig, TorchDataset,
+                             WindowsDataset, mnist_like)
 
 
 def numbers(n: int) -> InMemDataset:
@@ -78,10 +79,63 @@ def test_selection_dataset_selects_in_order_and_rejects_bad_indices():
 def test_sampler_dataset_sets_the_epoch_length():
     with_replacement = SamplerDataset(numbers(3), 10, seed=0)
     assert with_replacement.len() == 10 and set(items(with_replacement)) <= {0, 1, 2}
-    without = SamplerDataset.without_replacement(numbers(4), 8, seed=0)
-    drawn = items(without)
-    assert sorted(drawn[:4]) == [0, 1, 2, 3] and sorted(drawn[4:]) == [0, 1, 2, 3]
-    assert items(SamplerDataset(numbers(50), 20, seed=3)) == items(SamplerDataset(numbers(50), 20, seed=3))
+    assert with_replacement.is_with_replacement()
+    assert SamplerDataset(numbers(10)).len() == 10                       # the source's size
+    ratio = SamplerDataset(numbers(10), SamplerDatasetOptions().with_size(1.55))
+    assert ratio.len() == 15                                             # rounded down, as Burn
+    with pytest.raises(ValueError, match="Ratio must be positive"):
+        SamplerDatasetOptions().with_size_ratio(-0.5)
+    with pytest.raises(ValueError, match="empty dataset"):
+        SamplerDataset(numbers(0), 3)
+
+
+def test_sampler_without_replacement_draws_each_item_size_over_n_times_plus_distinct_others():
+    # Burn: every item size // n times, size % n distinct others once, all shuffled
+    drawn = items(SamplerDataset.without_replacement(numbers(10), 25, seed=4))
+    counts = [drawn.count(i) for i in range(10)]
+    assert sorted(counts) == [2] * 5 + [3] * 5
+    shuffled = items(SamplerDataset.without_replacement(numbers(1000), 1000, seed=1))
+    assert sorted(shuffled) == list(range(1000)) and shuffled != list(range(1000))
+    assert not SamplerDataset.without_replacement(numbers(4), 4).is_with_replacement()
+
+
+@pytest.mark.parametrize("replacement", [True, False])
+def test_a_loader_over_a_sampler_sees_new_items_each_epoch(replacement):
+    # 100 items an epoch from 200, drawn afresh each epoch: over 5 epochs about 92 % (with
+    # replacement, 1 - (1 - 1/200)**500) or 97 % (without, 1 - 2**-5) of the items are seen;
+    # one draw kept for every epoch would show 39 % or 50 %
+    options = SamplerDatasetOptions().with_replace_samples(replacement).with_fixed_size(100)
+    loader = DataLoaderBuilder(ListBatcher()).batch_size(50).build(SamplerDataset(numbers(200), options))
+    epochs = [sorted(int(v) for batch in loader for v in batch.to_torch().tolist()) for _ in range(5)]
+    assert all(a != b for a, b in zip(epochs, epochs[1:]))
+    assert len(set().union(*epochs)) >= 170
+
+
+def test_a_samplers_epoch_is_fixed_by_its_seed_and_the_epoch_with_or_without_workers():
+    def run(seed, workers, skip=0):
+        loader = (DataLoaderBuilder(ListBatcher()).batch_size(8).shuffle(5).num_workers(workers)
+                  .build(MapperDataset(SamplerDataset(numbers(40), 24, seed=seed), lambda x: x)))
+        loader.set_epoch(skip)
+        return [[b.to_torch().tolist() for b in loader] for _ in range(3 - skip)]
+
+    straight = run(7, 0)
+    assert run(7, 2) == straight                   # worker processes draw the same items
+    assert run(7, 0, skip=1) == straight[1:]       # a resumed run (epoch set directly) too
+    assert run(8, 0) != straight
+
+
+def test_sampler_options_follow_burns_builders():
+    options = SamplerDatasetOptions()
+    assert options.replace_samples and options.size_config == SizeConfig.source()
+    assert options.without_replacement().replace_samples is False
+    assert options.with_fixed_size(10).size_config == SizeConfig.fixed(10)
+    assert options.with_size(10).size_config == SizeConfig.fixed(10)
+    assert options.with_size_ratio(1.5).size_config == SizeConfig.ratio(1.5)
+    assert options.with_source_size().size_config == SizeConfig.source()
+    assert options.with_seed(42).seed == 42
+    assert options.with_system_rng().seed != options.with_system_rng().seed
+    gen = torch.Generator().manual_seed(0)
+    assert options.with_rng(gen).seed != options.with_rng(gen).seed    # forks advance the parent
 
 
 def test_composed_dataset_concatenates():

@@ -26,6 +26,23 @@ def test_site_builds_in_strict_mode(tmp_path):
     assert (site / "migration_guide" / "index.html").is_file()
     assert "verify_port" in (site / "api" / "compat" / "index.html").read_text(encoding="utf-8")
     assert not (site / "hooks.py").exists()
+    for module, names in _public_names().items():
+        page = (site / "api" / module / "index.html").read_text(encoding="utf-8")
+        documented = set(re.findall(r'id="([\w.]+)"', page))
+        missing = [n for n in names if not any(i == n or i.endswith(f".{n}") for i in documented)]
+        assert not missing, f"api/{module}.md does not document {missing}"
+
+
+def _public_names() -> dict[str, list[str]]:
+    """The public names each training-stack API page must document."""
+    import burn_torch.data
+    import burn_torch.memory
+    import burn_torch.record
+    import burn_torch.train
+    return {"data": burn_torch.data.__all__, "train": burn_torch.train.__all__,
+            "record": burn_torch.record.__all__, "memory": burn_torch.memory.__all__,
+            "quantization": ["QuantMode", "QuantLevel", "QuantScheme", "QuantizedTensor",
+                             "QuantizationParameters", "quantize", "quantize_with_params"]}
 
 
 def test_every_page_is_in_the_navigation():

@@ -39,8 +39,9 @@ def test_every_row_of_a_binary_elementwise_op_broadcasts():
 
 
 # Multi-input ops whose operands do not broadcast by definition (shapes fixed by the op).
-NOT_BROADCASTING = {"linear", "layer_norm", "rms_norm", "group_norm", "batch_norm", "conv1d",
-                    "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d",
+NOT_BROADCASTING = {"linear", "layer_norm", "rms_norm", "group_norm", "batch_norm",
+                    "batch_norm_stats", "conv1d", "conv2d", "conv3d", "conv_transpose1d",
+                    "conv_transpose2d", "conv_transpose3d",
                     "deform_conv2d", "attention", "mha_weights", "mse_loss", "huber_loss",
                     "cross_entropy", "cross_entropy_with_logits", "slice_assign", "cross", "prelu",
                     "matmul", "irfft", "embedding", "grid_sample_2d"}

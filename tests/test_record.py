@@ -253,10 +253,35 @@ def test_pytorch_store_reads_a_torch_state_dict_through_the_adapter(tmp_path):
 def test_pytorch_store_never_unpickles_code(tmp_path):
     path = tmp_path / "evil.pt"
     torch.save({"weights": torch.ones(1), "code": print}, path)  # a callable needs full unpickling
-    with pytest.raises(StoreError, match="weights-only"):
+    with pytest.raises(StoreError, match="never unpickles"):
         PytorchStore(path).load_from(Net(CPU))
     with pytest.raises(TypeError, match="read-only"):
         PytorchStore(path).save_into(Net(CPU))
+
+
+@pytest.mark.parametrize("saved", ["model", "dict holding the model"])
+def test_a_whole_pickled_model_is_answered_with_how_to_export_its_state_dict(tmp_path, saved):
+    path = tmp_path / "whole.pt"
+    model = TorchNet()
+    torch.save(model if saved == "model" else {"model": model}, path)
+    with pytest.raises(StoreError) as caught:
+        PytorchStore(path).load_from(Net(CPU))
+    message = str(caught.value)
+    assert message.startswith(f"{path}: holds a pickled ")
+    assert "torch.save(model.state_dict(), \"weights.pt\")" in message
+    assert "weights_only" not in message and "\x1b" not in message
+    exported = tmp_path / "weights.pt"
+    torch.save(model.state_dict(), exported)                 # what the message says to do
+    loaded, result = PytorchStore(exported).load_from(Net(CPU))
+    assert result.is_success() and torch.equal(loaded.fc.bias.val().to_torch(), model.fc.bias.detach())
+
+
+def test_a_damaged_torch_file_is_a_store_error_without_torchs_escapes(tmp_path):
+    path = tmp_path / "cut.pt"
+    torch.save(TorchNet().state_dict(), path)
+    path.write_bytes(path.read_bytes()[:200])
+    with pytest.raises(StoreError, match=r"cut\.pt: cannot read it as a weights-only torch file"):
+        PytorchStore(path).load_from(Net(CPU))
 
 
 def test_safetensors_adapters_write_for_pytorch_and_read_back(tmp_path):

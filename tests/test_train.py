@@ -4,6 +4,7 @@ checkpoint, accumulates gradients, stops early, and feeds built-in and user metr
 from __future__ import annotations
 
 import io
+import math
 import os
 import signal
 import subprocess
@@ -21,7 +22,7 @@ from burn_torch.train import (AccuracyMetric, ClassificationOutput,
                               KeepLastNCheckpoints, Learner, LossMetric,
                               MetricEarlyStoppingStrategy, MetricMetadata, PlainRenderer,
                               StoppingCondition, TopKAccuracyMetric, latest_checkpoint,
-                              read_metric_log, register_adaptor)
+                              read_metric_log, register_adaptor, wait_for_plots)
 from burn_torch.train.metric import Metric, Numeric, NumericMetricState
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -44,6 +45,7 @@ def tree(directory: Path) -> list[str]:
 
 def test_artifact_tree_is_burns_layout(tmp_path):
     job.training(tmp_path, 2).renderer(PlainRenderer(io.StringIO())).launch(job.learner())
+    wait_for_plots()
     epoch_logs = [f"{split}/epoch-{e}/{m}.log" for split in ("train", "valid") for e in (1, 2)
                   for m in ("Accuracy", "Loss")]
     folders = ["train", "valid", "train/epoch-1", "train/epoch-2", "valid/epoch-1", "valid/epoch-2"]
@@ -176,7 +178,23 @@ def test_accuracy_and_top_k_metrics_count_hits():
     acc, top2 = AccuracyMetric(), TopKAccuracyMetric(2)
     assert acc.update_from_output(output, _meta()).serialized == "50.0,4"
     assert top2.update_from_output(output, _meta()).serialized == "75.0,4"
-    assert AccuracyMetric(pad_token=2).update_from_output(output, _meta()).serialized == "50.0,2"
+    assert AccuracyMetric(pad_token=2).update_from_output(output, _meta()).serialized == "50.0,4"
+
+
+def test_accuracy_with_a_pad_token_weights_each_batch_by_its_size_as_burn_does():
+    cpu = Device.cpu()
+    acc = AccuracyMetric().with_pad_token(0)
+
+    def batch(predicted, targets):
+        logits = torch.nn.functional.one_hot(torch.tensor(predicted), 3).float()
+        return ClassificationOutput(Tensor.from_data([0.0], cpu), Tensor.from_data(logits, cpu),
+                                    Tensor.from_ints(targets, cpu))
+
+    assert acc.update_from_output(batch([1, 2, 1, 1], [1, 1, 0, 0]), _meta()).serialized == "50.0,4"
+    assert acc.update_from_output(batch([2, 1], [2, 1]), _meta()).serialized == "100.0,2"
+    # Burn: (50 * 4 + 100 * 2) / 6, not the 3 hits among 4 non-pad targets (75 %)
+    assert acc.running_value() == pytest.approx(200 / 3)
+    assert math.isnan(float(acc.update_from_output(batch([1], [0]), _meta()).serialized.split(",")[0]))
 
 
 class AbsErrorInput:
@@ -255,3 +273,84 @@ def test_an_interrupted_epoch_is_neither_logged_nor_checkpointed(tmp_path):
     assert latest_checkpoint(tmp_path, DefaultRecorder()) == 1
     assert not (tmp_path / "train" / "epoch-2").exists()
     assert "interrupted during epoch 2" in (tmp_path / "experiment.log").read_text()
+
+
+class ScoreByEpoch(Numeric, Metric):
+    """A validation metric named with an underscore whose epoch value is set per epoch."""
+
+    name = "val_score"
+
+    def __init__(self, by_epoch: dict[int, float]) -> None:
+        self.by_epoch, self.state = by_epoch, NumericMetricState()
+
+    def clear(self) -> None:
+        self.state.reset()
+
+    def update(self, item, metadata):
+        return self.state.update(self.name, self.by_epoch[metadata.epoch], 1)
+
+
+def test_a_metric_named_with_an_underscore_stops_early_and_keeps_its_best_checkpoint(tmp_path):
+    from burn_torch.train import (ComposedCheckpointingStrategy, Direction,
+                                  MetricCheckpointingStrategy)
+    score = ScoreByEpoch({1: 0.5, 2: 0.9, 3: 0.7, 4: 0.6, 5: 0.95, 6: 0.99})
+    best = MetricCheckpointingStrategy(score, direction=Direction.HIGHEST)
+    training = (quiet(job.training(tmp_path, 6)).metric_valid(score)
+                .with_checkpointing_strategy(ComposedCheckpointingStrategy(KeepLastNCheckpoints(1), best))
+                .early_stopping(MetricEarlyStoppingStrategy(
+                    score, direction=Direction.HIGHEST, condition=StoppingCondition.no_improvement_since(2))))
+    result = training.launch(job.learner())
+    assert result.epoch == 4                      # best at 2, no improvement in 3 and 4
+    assert sorted(p.name for p in (tmp_path / "checkpoint").glob("model-*")) == ["model-2.mpk", "model-4.mpk"]
+    assert "val_score" in result.summary and "val score" not in result.summary
+
+
+def test_metric_logs_are_appended_per_iteration_and_a_resumed_epoch_rewrites_its_log(tmp_path):
+    # a killed run left a partial log of epoch 2; training epoch 2 again replaces it
+    quiet(job.training(tmp_path, 1)).launch(job.learner())
+    stale = tmp_path / "train" / "epoch-2" / "Loss.log"
+    stale.parent.mkdir(parents=True)
+    stale.write_text("99.0,1\n" * 50)
+    quiet(job.training(tmp_path, 2).checkpoint(1)).launch(job.learner())
+    assert len(read_metric_log(stale)) == 6 and all(v < 99 for v, _ in read_metric_log(stale))
+    log = (tmp_path / "experiment.log").read_text().splitlines()
+    assert sum("training ended" in line for line in log) == 2     # both runs' lines kept
+
+
+def test_the_title_shows_the_artifact_directory_as_given(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    out = io.StringIO()
+    job.training("./runs/a", 1).renderer(PlainRenderer(out)).plot(False).launch(job.learner())
+    assert out.getvalue().startswith("training ./runs/a:")
+
+
+def test_metrics_png_is_drawn_after_launch_returns(tmp_path):
+    from burn_torch.train import wait_for_plots
+    training = job.training(tmp_path, 1).renderer(PlainRenderer(io.StringIO()))
+    training.launch(job.learner())
+    assert wait_for_plots(timeout=120)
+    assert (tmp_path / "metrics.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "metrics plotted in metrics.png" in (tmp_path / "experiment.log").read_text()
+
+
+def test_a_checkpoint_that_cannot_be_written_fails_the_launch(tmp_path):
+    (tmp_path / "checkpoint").write_text("a file where the checkpoint folder goes")
+    with pytest.raises(OSError):
+        quiet(job.training(tmp_path, 2)).launch(job.learner())
+
+
+def test_checkpoints_are_on_disk_and_pruned_when_launch_returns(tmp_path):
+    quiet(job.training(tmp_path, 4).with_checkpointing_strategy(KeepLastNCheckpoints(1))).launch(job.learner())
+    assert sorted(p.name for p in (tmp_path / "checkpoint").iterdir()) == \
+        ["model-4.mpk", "optim-4.mpk", "scheduler-4.mpk"]
+    log = (tmp_path / "experiment.log").read_text()
+    assert all(f"checkpoint {e} saved" in log for e in range(1, 5))
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64, torch.bfloat16])
+def test_accuracy_counts_the_first_maximum_as_torch_argmax_does(dtype):
+    from burn_torch.train.metric import _count_hits
+    outputs = torch.tensor([[1.0, 1.0, 0.0], [0.0, 2.0, 2.0], [float("nan"), 1.0, 0.0], [0.5, 0.1, 0.9]]).to(dtype)
+    for targets in ([0, 1, 0, 2], [1, 2, 1, 0]):
+        t = torch.tensor(targets)
+        assert _count_hits(outputs, t) == int((outputs.argmax(1) == t).sum())

@@ -5,7 +5,7 @@ Start with ``Device.cpu().autodiff()``, ``Tensor.from_data(..., device).require_
 """
 import sys as _sys
 
-from .functional import activation, loss, module_ops, signal
+from .functional import activation, linalg, loss, module_ops, signal
 from . import autotune, distributed, interop, memory, module, nn, optim
 from .autodiff.debug import debug_mode
 from .autodiff.gradients import Gradients
@@ -14,7 +14,8 @@ from .device import Device, GradientCheckpointingStrategy
 from .distribution import Distribution
 from .distributed import DistributedError
 from .dtype import Bool, DType, Float, Int, Kind
-from .errors import (AutodiffDisabledError, AutodiffError, GradientAutodiffError, GraphConsumedError,
+from .errors import (AutodiffDisabledError, AutodiffError, DeviceUnavailableError,
+                     GradientAutodiffError, GraphConsumedError,
                      NonLeafRequireGradError, NotTrackedError, StrategyMismatchError,
                      UnsupportedAutodiffFeatureError)
 from .ops.index import IndexingUpdateOp
@@ -27,15 +28,15 @@ __all__ = [
     "Tensor", "Gradients", "Device", "GradientCheckpointingStrategy", "Distribution", "DType",
     "Float", "Int", "Bool", "Kind", "TensorData", "Shape", "QuantScheme", "QuantizedTensor", "QuantizationParameters", "PadMode",
     "IndexingUpdateOp", "debug_mode",
-    "activation", "autotune", "distributed", "interop", "loss", "memory", "module", "module_ops",
+    "activation", "autotune", "distributed", "interop", "linalg", "loss", "memory", "module", "module_ops",
     "nn", "optim", "signal",
     "AutodiffError", "AutodiffDisabledError", "NotTrackedError", "GraphConsumedError",
     "NonLeafRequireGradError", "StrategyMismatchError", "GradientAutodiffError",
-    "UnsupportedAutodiffFeatureError", "DistributedError",
+    "UnsupportedAutodiffFeatureError", "DistributedError", "DeviceUnavailableError",
 ]
 __version__ = "0.1.0"
 
 # The functional modules keep their documented import paths (``import burn_torch.activation``).
-for _m in (activation, loss, module_ops, signal):
+for _m in (activation, linalg, loss, module_ops, signal):
     _sys.modules[f"{__name__}.{_m.__name__.rsplit('.', 1)[1]}"] = _m
 del _m

@@ -19,10 +19,16 @@ from .tensor import Tensor, _check_device
 
 
 class QuantMode(enum.Enum):
+    """How values map to integers (Burn's ``QuantMode``): symmetric around zero, the only mode
+    implemented."""
+
     SYMMETRIC = "symmetric"
 
 
 class QuantLevel(enum.Enum):
+    """How many scales a tensor has (Burn's ``QuantLevel``): one per tensor, the only level
+    implemented."""
+
     TENSOR = "tensor"
 
 

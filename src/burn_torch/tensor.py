@@ -24,14 +24,15 @@ from .tensor_data import TensorData, as_torch
 from .device import Device, GradientCheckpointingStrategy, generator
 from .autodiff.distributed_leaf import DistributedLeaf
 from .autodiff.distributed_leaf import mark as _mark_distributed
-from .distribution import Distribution
-from .dtype import Bool, DType, Float, Int, Kind, kind_of, resolve_dtype
+from .distribution import Distribution, as_distribution
+from .dtype import Bool, DType, Float, Int, Kind, kind_of, resolve_dtype, resolve_kind
 from .errors import (AutodiffDisabledError, GradientAutodiffError, NonLeafRequireGradError,
                      NotTrackedError, UnsupportedAutodiffFeatureError)
 from .methods.aggregate import AggregateMethods
 from .methods.arithmetic import ArithmeticMethods
 from .methods.bitwise import BitwiseMethods
 from .methods.creation import CreationMethods
+from .methods.data import DataMethods
 from .methods.rearrange import RearrangeMethods
 from .methods.sampling import SamplingMethods
 from .methods.base import require_float
@@ -64,7 +65,8 @@ def _check_grads(op: str, grads) -> None:
 
 
 class Tensor(ArithmeticMethods, ReduceMethods, ShapeMethods, IndexMethods, CompareMethods,
-             AggregateMethods, RearrangeMethods, BitwiseMethods, CreationMethods, SamplingMethods):
+             AggregateMethods, RearrangeMethods, BitwiseMethods, CreationMethods, SamplingMethods,
+             DataMethods):
     """A Burn tensor over torch storage. Tensors are immutable values; ``clone()`` is cheap.
 
     Float tensors take part in autodiff: see :meth:`is_autodiff`, :meth:`is_tracked`,
@@ -97,6 +99,7 @@ class Tensor(ArithmeticMethods, ReduceMethods, ShapeMethods, IndexMethods, Compa
         data and TypeError for unsupported element types.
         """
         device = _check_device(device)
+        kind = None if kind is None else resolve_kind(kind)
         copy_needed = isinstance(data, (torch.Tensor, np.ndarray, TensorData))
         target = None
         if dtype is not None:
@@ -164,11 +167,19 @@ class Tensor(ArithmeticMethods, ReduceMethods, ShapeMethods, IndexMethods, Compa
     @classmethod
     def random(cls, shape: Sequence[int], distribution: Distribution, device: Device,
                dtype: "DType | None" = None) -> "Tensor":
-        """A Float tensor sampled from ``distribution`` with the device's generator (see Device.seed)."""
+        """A Float tensor sampled from ``distribution`` with the device's generator (see Device.seed).
+        TypeError (listing Burn's distributions) for anything but a Distribution or ``"default"``."""
         device = _check_device(device)
         dims = _check_shape("random", shape)
+        distribution = as_distribution(distribution, "Tensor.random")
         t = distribution.sample(dims, resolve_dtype(dtype, Float), device._torch, generator(device._torch))
         return cls._create(t, device)
+
+    def empty_like(self) -> "Tensor":
+        """A tensor of this tensor's shape, dtype, device and autodiff context whose values are
+        unspecified (uninitialised storage, as :meth:`empty`); untracked. Never raises. For
+        defined values call :meth:`zeros_like` or :meth:`full_like`."""
+        return wrap(torch.empty_like(self._data), self._ctx)
 
     def zeros_like(self) -> "Tensor":
         """Zeros of this tensor's shape, dtype, device and autodiff context; untracked."""
@@ -185,6 +196,7 @@ class Tensor(ArithmeticMethods, ReduceMethods, ShapeMethods, IndexMethods, Compa
     def random_like(self, distribution: Distribution) -> "Tensor":
         """Samples of this Float tensor's shape, dtype, device and context; untracked."""
         require_float(self, "random_like")
+        distribution = as_distribution(distribution, "Tensor.random_like")
         d = self._data
         return wrap(distribution.sample(d.shape, d.dtype, d.device, generator(d.device)), self._ctx)
 
@@ -216,29 +228,6 @@ class Tensor(ArithmeticMethods, ReduceMethods, ShapeMethods, IndexMethods, Compa
     def is_quantized(self) -> bool:
         """Whether this is a quantized float tensor (see :meth:`quantize_dynamic`)."""
         return False
-
-    def to_data(self) -> TensorData:
-        """The values as a CPU TensorData (a copy; no autodiff association)."""
-        return TensorData._of(self._data.detach().to("cpu", copy=True))
-
-    def into_data(self) -> TensorData:
-        """Same as :meth:`to_data` (Burn's consuming form; the tensor stays usable here)."""
-        return self.to_data()
-
-    def try_into_data(self) -> TensorData:
-        """Same as :meth:`to_data`: reading a torch storage cannot fail lazily, so where Burn
-        returns a ``Result`` this returns the data (errors are raised, as everywhere)."""
-        return self.to_data()
-
-    def try_into_scalar(self):
-        """Same as :meth:`into_scalar` (errors are raised, not returned)."""
-        return self.into_scalar()
-
-    def into_scalar(self):
-        """The single value of a one-element tensor as a Python number; ValueError otherwise."""
-        if self._data.numel() != 1:
-            raise ValueError(f"into_scalar needs a tensor with one element, got shape {self.dims()}")
-        return self._data.item()
 
     def to_torch(self) -> torch.Tensor:
         """The storage tensor itself (zero-copy), with ``requires_grad=False`` and no grad_fn.
@@ -330,6 +319,18 @@ class Tensor(ArithmeticMethods, ReduceMethods, ShapeMethods, IndexMethods, Compa
         if self._ctx is None:
             return self
         return wrap(self._data, None)
+
+    def no_grad(self) -> "Tensor":
+        """This tensor taken off autodiff, wherever it came from (Burn's ``no_grad``).
+
+        Preserves: the values, dtype and device. Cuts: the autodiff association, the strategy
+        and any graph reference, so later ops on the result are never recorded. A tensor without
+        autodiff is returned as is. Never raises: unlike :meth:`detach`, which keeps the tensor
+        on autodiff (a new lineage), the result has no association at all; it is
+        :meth:`without_autodiff` under the name Burn gives it for code (batchers, metrics) that
+        must guarantee a tensor is off the tape.
+        """
+        return self.without_autodiff()
 
     def inner(self) -> "Tensor":
         """Same as :meth:`without_autodiff` (Burn's backend-decorator name)."""
@@ -429,7 +430,10 @@ class Tensor(ArithmeticMethods, ReduceMethods, ShapeMethods, IndexMethods, Compa
         Raises NotTrackedError if the tensor is not tracked, GraphConsumedError if its step or
         any intermediate it needs was consumed (checked before anything is consumed), and
         UnsupportedAutodiffFeatureError for any argument (Burn has no ``gradient`` seed,
-        ``retain_graph`` nor ``create_graph``).
+        ``retain_graph`` nor ``create_graph``). An exception raised by a backward rule (a
+        kernel's ``torch.OutOfMemoryError``, a custom rule's own error) reaches the caller as
+        itself, of its own class, with a note naming the op, the step and the shapes; the graph
+        is then consumed.
         """
         if args or kwargs:
             raise UnsupportedAutodiffFeatureError(

@@ -1,5 +1,6 @@
 """Spec rows: normalisations (``ops/norm.py``), each one op with a fused backward, through
-``burn_torch.module_ops`` (batch norm's training op directly: ``nn.BatchNorm`` records it),
+``burn_torch.module_ops`` (batch norm's training op directly: ``nn.BatchNorm`` records it;
+``batch_norm_stats`` is ``module_ops.batch_norm``, the statistics given),
 against references written with plain torch (Burn's formulas:
 biased variance, epsilon inside the square root)."""
 
@@ -8,7 +9,7 @@ import torch.nn.functional as tf
 from burn_torch import module_ops as mo
 from burn_torch.autodiff.recorder import apply3
 from burn_torch.ops.norm import BATCH_NORM
-from spec import F, K, Row
+from spec import F, K, P, Row
 
 X = F(2, 3, 6)
 
@@ -45,7 +46,30 @@ def _batch_norm_ref(x, gamma, beta):
     return tf.batch_norm(x, None, None, gamma, beta, training=True, eps=1e-5)
 
 
+def _given_stats(x, gamma, beta, mean, var, eps=1e-5):
+    """Burn's module::batch_norm, with the statistics given."""
+    shape = [1, x.shape[1]] + [1] * (x.dim() - 2)
+    return ((x - mean.reshape(shape)) / (var.reshape(shape) + eps).sqrt() * gamma.reshape(shape)
+            + beta.reshape(shape))
+
+
+def _batch_norm_stats(x, gamma, beta, mean, var):
+    return mo.batch_norm(x, gamma, beta, mean, var, 1e-5)
+
+
 ROWS = [
+    Row("batch_norm_stats", _batch_norm_stats, _given_stats, (F(2, 3, 4), F(3), F(3), F(3), P(3))),
+    Row("batch_norm_stats", _batch_norm_stats, _given_stats, (F(4, 3), F(3), F(3), F(3), P(3)),
+        variant="[batch, features]"),
+    Row("batch_norm_stats", _batch_norm_stats, _given_stats,
+        (F(2, 3, 2, 3), K(3), K(3), F(3), P(3)),
+        variant="[batch, channels, h, w], affine constant"),
+    Row("batch_norm_stats", _batch_norm_stats, _given_stats,
+        (K(2, 3, 4), F(3), K(3), K(3), P(3, lo=0.1, hi=0.5)),
+        variant="only gamma and variance tracked"),
+    Row("batch_norm_stats", _batch_norm_stats, _given_stats,
+        (F(2, 3, 4), K(3), F(3), K(3), K(3, lo=0.5, hi=2.0)),
+        variant="running statistics constant"),
     Row("batch_norm", _batch_norm, _batch_norm_ref, (F(5, 3), F(3), F(3)),
         variant="[batch, features]"),
     Row("batch_norm", _batch_norm, _batch_norm_ref, (F(2, 3, 4, 2), F(3), F(3)),

@@ -5,7 +5,9 @@ read the items (``dataset.get``, where mapping and decoding happen) of whole bat
 the batcher then turns each list of items into a batch on the loader's device in the main
 process (tensors never cross process boundaries). Shuffling draws a permutation from the seed
 and the epoch number (how many times the loader was iterated, or :meth:`DataLoader.set_epoch`),
-so the batches of an epoch are the same with 0 or k workers and in a resumed run.
+so the batches of an epoch are the same with 0 or k workers and in a resumed run. Before each
+epoch the loader calls the dataset's ``set_epoch(epoch)`` (a :class:`SamplerDataset` then draws
+that epoch's items).
 """
 from __future__ import annotations
 
@@ -17,7 +19,7 @@ import torch.utils.data
 
 from ..device import Device
 from .dataset import Dataset, check_dataset
-from .transform import permutation
+from .transform import epoch_seed, permutation
 
 I = TypeVar("I")
 B = TypeVar("B")
@@ -28,11 +30,6 @@ class Batcher(Generic[I, B]):
 
     def batch(self, items: list[I], device: Device) -> B:
         raise NotImplementedError
-
-
-def epoch_seed(seed: int, epoch: int) -> int:
-    """The seed of epoch ``epoch``'s shuffle and worker seeds: distinct per epoch, fixed by both."""
-    return (int(seed) * 0x9E3779B97F4A7C15 + int(epoch)) % (2 ** 63)
 
 
 class _Items(torch.utils.data.Dataset):
@@ -127,7 +124,8 @@ class DataLoader(Generic[B]):
         return loader
 
     def set_epoch(self, epoch: int) -> None:
-        """Makes the next iteration epoch ``epoch`` (0-based) of the shuffle order."""
+        """Makes the next iteration epoch ``epoch`` (0-based): its shuffle order, and its
+        items for a dataset that draws per epoch."""
         self._epoch = int(epoch)
 
     def num_items(self) -> int:
@@ -148,6 +146,9 @@ class DataLoader(Generic[B]):
     def __iter__(self) -> Iterator[B]:
         epoch = self._epoch
         self._epoch += 1
+        set_epoch = getattr(self.dataset, "set_epoch", None)
+        if callable(set_epoch):
+            set_epoch(epoch)   # before the workers start: they see the epoch's draw
         batches = self.batch_indices(epoch)
         if self._options.num_workers == 0:
             lists = ([item for item in map(self.dataset.get, idx) if item is not None] for idx in batches)

@@ -25,6 +25,20 @@ class Dataset(Generic[I]):
     def is_empty(self) -> bool:
         return self.len() == 0
 
+    def set_epoch(self, epoch: int) -> None:
+        """Says which epoch (0-based) is read next; the :class:`~.dataloader.DataLoader` calls
+        it before each epoch. A dataset whose items depend on the epoch
+        (:class:`~.transform.SamplerDataset`) draws that epoch's items; a transform passes the
+        epoch on to the datasets it wraps; others ignore it."""
+        for source in self.sources():
+            forward = getattr(source, "set_epoch", None)
+            if callable(forward):
+                forward(epoch)
+
+    def sources(self) -> "tuple[Any, ...]":
+        """The datasets this one reads its items from (none for a storage dataset)."""
+        return ()
+
     def iter(self) -> "DatasetIterator[I]":
         return DatasetIterator(self)
 
@@ -116,6 +130,9 @@ class TorchDataset(Dataset):
 
     def get(self, index: int):
         return self.dataset[index] if 0 <= index < len(self.dataset) else None
+
+    def sources(self) -> tuple:
+        return (self.dataset,)   # a torch dataset with its own set_epoch(epoch) gets the epoch
 
     def len(self) -> int:
         return len(self.dataset)

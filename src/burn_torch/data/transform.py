@@ -1,11 +1,14 @@
 """Lazy dataset transforms (Burn's ``burn::data::dataset::transform``): each wraps a dataset
 and computes its items on ``get``; nothing is copied.
 
-Randomised transforms take a seed and are pure functions of it, so every worker process and
-every resumed run sees the same items.
+Randomised transforms take a seed and are pure functions of it (and, for
+:class:`SamplerDataset`, of the epoch), so every worker process and every resumed run sees the
+same items.
 """
 from __future__ import annotations
 
+import dataclasses
+import secrets
 from typing import Any, Callable, Generic, Sequence, TypeVar
 
 import torch
@@ -14,6 +17,12 @@ from .dataset import Dataset, check_dataset
 
 I = TypeVar("I")
 O = TypeVar("O")
+
+
+def epoch_seed(seed: int, epoch: int) -> int:
+    """The seed of epoch ``epoch``'s random draws (shuffles, samples, worker seeds): distinct
+    per epoch, fixed by both."""
+    return (int(seed) * 0x9E3779B97F4A7C15 + int(epoch)) % (2 ** 63)
 
 
 def permutation(n: int, seed: int) -> list[int]:
@@ -46,6 +55,9 @@ class MapperDataset(Dataset[O]):
     def len(self) -> int:
         return self.dataset.len()
 
+    def sources(self) -> tuple:
+        return (self.dataset,)
+
 
 class SelectionDataset(Dataset[I]):
     """The items at ``indices`` of ``dataset``, in that order (Burn's ``SelectionDataset``).
@@ -70,6 +82,9 @@ class SelectionDataset(Dataset[I]):
 
     def len(self) -> int:
         return len(self.indices)
+
+    def sources(self) -> tuple:
+        return (self.dataset,)
 
 
 class ShuffledDataset(SelectionDataset[I]):
@@ -109,41 +124,199 @@ class PartialDataset(Dataset[I]):
     def len(self) -> int:
         return max(0, self.end - self.start)
 
+    def sources(self) -> tuple:
+        return (self.dataset,)
+
+
+@dataclasses.dataclass(frozen=True)
+class SizeConfig:
+    """The size of a transform relative to its source (Burn's ``SizeConfig``):
+    :meth:`source` (the source's size, the default), :meth:`fixed` ``(n)`` items, or
+    :meth:`ratio` ``(r)`` times the source's size (rounded down, as Burn's ``as usize``)."""
+
+    kind: str = "source"
+    value: float = 0
+
+    @classmethod
+    def source(cls) -> "SizeConfig":
+        return cls("source")
+
+    @classmethod
+    def fixed(cls, size: int) -> "SizeConfig":
+        """ValueError for a negative size."""
+        if int(size) < 0:
+            raise ValueError(f"a fixed size must be >= 0, got {size}")
+        return cls("fixed", int(size))
+
+    @classmethod
+    def ratio(cls, ratio: float) -> "SizeConfig":
+        """ValueError for a negative ratio (Burn: "Ratio must be positive")."""
+        if not float(ratio) >= 0:
+            raise ValueError(f"Ratio must be positive: {ratio}")
+        return cls("ratio", float(ratio))
+
+    @classmethod
+    def of(cls, size: "SizeConfig | int | float | None") -> "SizeConfig":
+        """Burn's ``Into<SizeConfig>``: an int is a fixed size, a float a ratio, None the
+        source's size."""
+        if isinstance(size, SizeConfig):
+            return size
+        if size is None:
+            return cls.source()
+        if isinstance(size, bool) or not isinstance(size, (int, float)):
+            raise TypeError(f"a size is an int (items), a float (ratio) or a SizeConfig, got {size!r}")
+        return cls.fixed(size) if isinstance(size, int) else cls.ratio(size)
+
+    def resolve(self, source_size: int) -> int:
+        """The effective size for a source of ``source_size`` items."""
+        if self.kind == "fixed":
+            return int(self.value)
+        if self.kind == "ratio":
+            return int(source_size * self.value)
+        return int(source_size)
+
+
+def _seed_from(rng: "int | torch.Generator | None") -> int:
+    """A base seed: ``rng`` itself (an int), one drawn from a torch generator (advancing it, as
+    Burn forks a ``&mut StdRng``), or one from the operating system (None)."""
+    if rng is None:
+        return secrets.randbits(63)
+    if isinstance(rng, torch.Generator):
+        return int(torch.randint(0, 2 ** 62, (), generator=rng))
+    if isinstance(rng, bool) or not isinstance(rng, int):
+        raise TypeError(f"a random source is a seed (int), a torch.Generator or None, got {type(rng).__name__}")
+    return int(rng)
+
+
+@dataclasses.dataclass(frozen=True)
+class SamplerDatasetOptions:
+    """Burn's ``SamplerDatasetOptions``: sampling with replacement (default) or without, the
+    size (the source's by default), and the random source. Each ``with_*`` returns new options.
+
+    Differs from Burn: the random source defaults to seed 0, not the operating system, so runs
+    repeat (and a resumed Learner run trains as the uninterrupted one); :meth:`with_system_rng`
+    draws the seed from the operating system."""
+
+    replace_samples: bool = True
+    size_config: SizeConfig = SizeConfig()
+    seed: int = 0
+
+    def with_replace_samples(self, replace_samples: bool) -> "SamplerDatasetOptions":
+        return dataclasses.replace(self, replace_samples=bool(replace_samples))
+
+    def with_replacement(self) -> "SamplerDatasetOptions":
+        return self.with_replace_samples(True)
+
+    def without_replacement(self) -> "SamplerDatasetOptions":
+        return self.with_replace_samples(False)
+
+    def with_size(self, size: "SizeConfig | int | float | None") -> "SamplerDatasetOptions":
+        """An int is a fixed size, a float a ratio of the source's size (see :class:`SizeConfig`)."""
+        return dataclasses.replace(self, size_config=SizeConfig.of(size))
+
+    def with_source_size(self) -> "SamplerDatasetOptions":
+        return self.with_size(SizeConfig.source())
+
+    def with_fixed_size(self, size: int) -> "SamplerDatasetOptions":
+        return self.with_size(SizeConfig.fixed(size))
+
+    def with_size_ratio(self, ratio: float) -> "SamplerDatasetOptions":
+        return self.with_size(SizeConfig.ratio(ratio))
+
+    def with_rng(self, rng: "int | torch.Generator | None") -> "SamplerDatasetOptions":
+        """A seed, a torch generator (a seed is drawn from it), or None (the system's)."""
+        return dataclasses.replace(self, seed=_seed_from(rng))
+
+    def with_seed(self, seed: int) -> "SamplerDatasetOptions":
+        return self.with_rng(int(seed))
+
+    def with_system_rng(self) -> "SamplerDatasetOptions":
+        return self.with_rng(None)
+
 
 class SamplerDataset(Dataset[I]):
-    """``size`` items sampled from ``dataset`` (Burn's ``SamplerDataset``; sets an epoch's
-    length independently of the dataset's). With replacement by default; without, the items
-    are drawn from successive random permutations (each item once per pass).
+    """Items sampled from ``dataset`` (Burn's ``SamplerDataset``): sets an epoch's length
+    independently of the dataset's, and draws afresh every epoch.
 
-    Differs from Burn: Burn draws from a shared random generator on every ``get``; here the
-    draws are fixed by ``seed`` when the dataset is made, so worker processes and resumed runs
-    see the same items.
+    ``options`` is an int (that many items, with replacement, as Burn's ``From<usize>``), a
+    :class:`SamplerDatasetOptions`, or None (the source's size, with replacement). With
+    replacement each item of the epoch is drawn uniformly from the source; without, every
+    source item appears ``size // n`` times and ``size % n`` distinct others once, all in a
+    uniformly random order (Burn's refill, at one epoch per refill).
+
+    Reproducible: epoch ``e``'s items are a function of the seed and ``e`` alone, whichever
+    process asks (a loader's worker processes, a resumed run); :meth:`set_epoch`, called by the
+    :class:`~.dataloader.DataLoader` before each epoch, selects them (epoch 0 until then).
+    Differs from Burn, whose sampler draws from one generator shared by every ``get``. Raises
+    ValueError when a non-empty sample is asked of an empty dataset (Burn panics).
     """
 
-    def __init__(self, dataset: Dataset[I], size: int, seed: int = 0, replacement: bool = True) -> None:
+    _SALT = 0x5A3D_0C11_9E4B  # keeps the draws apart from a loader's shuffle with the same seed
+
+    def __init__(self, dataset: Dataset[I], options: "SamplerDatasetOptions | int | None" = None,
+                 seed: int | None = None) -> None:
         check_dataset(dataset)
-        n = dataset.len()
-        if size < 0:
-            raise ValueError(f"SamplerDataset size must be >= 0, got {size}")
-        if n == 0 and size > 0:
+        if options is None:
+            options = SamplerDatasetOptions()
+        elif isinstance(options, int) and not isinstance(options, bool):
+            options = SamplerDatasetOptions().with_replacement().with_fixed_size(options)
+        elif not isinstance(options, SamplerDatasetOptions):
+            raise TypeError(f"SamplerDataset options are a size (int) or SamplerDatasetOptions, "
+                            f"got {type(options).__name__}")
+        if seed is not None:
+            options = options.with_seed(seed)
+        self.dataset, self.options = dataset, options
+        self.size = options.size_config.resolve(dataset.len())
+        if dataset.len() == 0 and self.size > 0:
             raise ValueError("SamplerDataset cannot sample from an empty dataset")
-        gen = torch.Generator().manual_seed(int(seed))
-        if replacement:
-            self.indices = torch.randint(0, max(n, 1), (size,), generator=gen).tolist()
-        else:
-            passes = [torch.randperm(n, generator=gen) for _ in range(-(-size // n) if n else 0)]
-            self.indices = torch.cat(passes).tolist()[:size] if passes else []
-        self.dataset = dataset
+        self._epoch = 0
+        self._drawn: tuple[int, list[int]] | None = None
+
+    @classmethod
+    def new(cls, dataset: Dataset[I], options: "SamplerDatasetOptions | int | None" = None) -> "SamplerDataset[I]":
+        return cls(dataset, options)
+
+    @classmethod
+    def with_replacement(cls, dataset: Dataset[I], size: int, seed: int = 0) -> "SamplerDataset[I]":
+        return cls(dataset, SamplerDatasetOptions().with_replacement().with_fixed_size(size).with_seed(seed))
 
     @classmethod
     def without_replacement(cls, dataset: Dataset[I], size: int, seed: int = 0) -> "SamplerDataset[I]":
-        return cls(dataset, size, seed, replacement=False)
+        return cls(dataset, SamplerDatasetOptions().without_replacement().with_fixed_size(size).with_seed(seed))
+
+    def is_with_replacement(self) -> bool:
+        return self.options.replace_samples
+
+    def set_epoch(self, epoch: int) -> None:
+        """Selects epoch ``epoch``'s draw (0-based) and passes the epoch on to ``dataset``."""
+        self._epoch = int(epoch)
+        super().set_epoch(epoch)
+
+    def sources(self) -> tuple:
+        return (self.dataset,)
+
+    def indices(self, epoch: int | None = None) -> list[int]:
+        """The source indices of epoch ``epoch``'s items (the current epoch by default)."""
+        epoch = self._epoch if epoch is None else int(epoch)
+        drawn = self._drawn
+        if drawn is None or drawn[0] != epoch:
+            drawn = self._drawn = (epoch, self._draw(epoch))
+        return drawn[1]
+
+    def _draw(self, epoch: int) -> list[int]:
+        n, size = self.dataset.len(), self.size
+        gen = torch.Generator().manual_seed(epoch_seed(self.options.seed ^ self._SALT, epoch))
+        if self.options.replace_samples:
+            return torch.randint(0, max(n, 1), (size,), generator=gen).tolist()
+        chosen = torch.cat([torch.arange(n).repeat(size // n), torch.randperm(n, generator=gen)[:size % n]]) \
+            if n else torch.empty(0, dtype=torch.long)
+        return chosen[torch.randperm(size, generator=gen)].tolist()
 
     def get(self, index: int) -> "I | None":
-        return self.dataset.get(self.indices[index]) if 0 <= index < len(self.indices) else None
+        return self.dataset.get(self.indices()[index]) if 0 <= index < self.size else None
 
     def len(self) -> int:
-        return len(self.indices)
+        return self.size
 
 
 class ComposedDataset(Dataset[I]):
@@ -167,6 +340,9 @@ class ComposedDataset(Dataset[I]):
     def len(self) -> int:
         return sum(d.len() for d in self.datasets)
 
+    def sources(self) -> tuple:
+        return tuple(self.datasets)
+
 
 class WindowsDataset(Dataset[list]):
     """Every run of ``size`` consecutive items, as a list (Burn's ``WindowsDataset``): item
@@ -186,3 +362,6 @@ class WindowsDataset(Dataset[list]):
 
     def len(self) -> int:
         return max(0, self.dataset.len() - self.size + 1)
+
+    def sources(self) -> tuple:
+        return (self.dataset,)

@@ -191,6 +191,27 @@ class ShapeMethods(TensorBase):
         d = self._dim(dim)
         return self.slice([slice(None)] * d + [range_])
 
+    def select_dim(self, dim: int, index: int) -> "Tensor":
+        """Entry ``index`` of ``dim``, with ``dim`` removed (rank one lower): Burn's
+        ``slice_dim(dim, index).squeeze_dim(dim)``, recorded as one step. ``dim`` and ``index``
+        may be negative (counted from the end). Any kind; differentiable on Float tensors (the
+        gradient is the output's, placed at ``index`` with zeros elsewhere). TypeError for a
+        non-int ``dim`` or ``index``, IndexError for either out of range, ValueError on a rank-1
+        tensor (Burn has no rank-0 tensors: read the entry with ``slice_dim(0, index)`` and
+        ``into_scalar()``). For a range of entries that keeps the dim, call :meth:`slice_dim` or
+        :meth:`narrow`."""
+        d = self._dim(dim)
+        size = self._data.shape[d]
+        i = validate.integer("select_dim", "index", index)
+        if self._data.dim() == 1:
+            raise ValueError(f"select_dim on a rank-1 tensor (shape {self.dims()}) would leave no "
+                             f"dim; call slice_dim({dim}, {i}) to keep it (and into_scalar() to "
+                             f"read the value)")
+        if not -size <= i < size:
+            raise IndexError(f"select_dim: index {i} is out of range for dim {d} of size {size} "
+                             f"(shape {self.dims()}); valid indices are {-size}..{size - 1}")
+        return apply1(shape_ops.SELECT_DIM, self, (d, i + size if i < 0 else i))
+
     def narrow(self, dim: int, start: int, length: int) -> "Tensor":
         """Entries ``start..start+length`` of ``dim``. As in Burn, ``length`` must be at least 1
         and the range must lie inside the dim (ValueError otherwise)."""

@@ -153,15 +153,23 @@ def _with_suffix(path) -> Path:
     return path if path.suffix else path.with_suffix(".safetensors")
 
 
-def save_file(module: Module, path, metadata: dict[str, str] | None = None) -> Path:
-    """Writes every parameter of ``module`` to ``path`` atomically; returns the path written.
+def save_file(module: Module, path, recorder=None, metadata: "Mapping[str, str] | None" = None) -> Path:
+    """Burn's ``module.save_file(path, &recorder)``: with a file recorder of
+    ``burn_torch.record`` (``DefaultRecorder()``, ``CompactRecorder()``, ...) writes the
+    module's record in the recorder's format and returns the file (``path`` with the recorder's
+    extension).
 
-    ``.safetensors`` is appended when ``path`` has no suffix (Burn's recorders add their
-    extension). Extra ``metadata`` strings are stored alongside the burn_torch entries. An
-    interrupted or failed save leaves an existing file at ``path`` byte-identical. Raises
-    TiedParamError (a ValueError), writing nothing, when one parameter is reachable at two
-    paths: a file gives each ParamId to one tensor (see ``burn_torch.module.tying``).
+    Without one, writes burn_torch's safetensors file atomically and returns its path:
+    ``.safetensors`` is appended when ``path`` has no suffix; extra ``metadata`` strings (also
+    accepted in the recorder's place) are stored alongside the burn_torch entries; an
+    interrupted or failed save leaves an existing file byte-identical. Raises TiedParamError (a
+    ValueError), writing nothing, when one parameter is reachable at two paths: a file gives
+    each ParamId to one tensor (see ``burn_torch.module.tying``); TypeError for a recorder that
+    does not write files.
     """
+    if recorder is not None and not isinstance(recorder, Mapping):
+        return _file_recorder(recorder, "save_file").record(module, path)
+    metadata = recorder if metadata is None else metadata
     record = into_record(module)
     seen: set = set()
     for rec in record.values():
@@ -190,12 +198,64 @@ def read_record(path, device: Device | None = None) -> ModuleRecord:
                          for name, t in tensors.items()})
 
 
-def load_file(module: Module, path, device: Device | None = None, strict: bool = True) -> Module:
-    """Returns ``module`` loaded from ``path`` (see ``record.load_record`` for the checks).
+def load_file(module: Module, path, recorder=None, device: Device | None = None,
+              strict: bool = True) -> Module:
+    """Burn's ``module.load_file(path, &recorder, &device)``: ``module`` holding the record
+    ``recorder`` (a file recorder of ``burn_torch.record``) reads from ``path``. Without a
+    recorder, reads burn_torch's safetensors file (``load_file(path, device)`` also works).
 
     ``device`` is where the file is read to (default CPU) before each tensor moves to the
-    device of the parameter it replaces. Raises ValueError for a malformed file and
-    RecordMismatchError when the file does not fit; ``module`` is unchanged either way.
+    device, dtype and autodiff association of the parameter it replaces (see
+    ``record.load_record`` for the checks). Raises ValueError for a malformed file (RecordError
+    from a recorder), naming the recorder to pass when the file is a Burn record read without
+    one; RecordMismatchError when the file does not fit; ``module`` is unchanged either way.
     """
-    path = _with_suffix(path)
-    return load_record(module, read_record(path, device), strict, f"file {path}")
+    if isinstance(recorder, Device) and device is None:
+        recorder, device = None, recorder
+    if recorder is not None:
+        record = _file_recorder(recorder, "load_file").load(path, device, ModuleRecord)
+        return load_record(module, record, strict, f"file {recorder.file_path(path)}")
+    target = _with_suffix(path)
+    hint = _burn_record_hint(path, target)
+    if hint is not None:
+        raise ValueError(hint)
+    return load_record(module, read_record(target, device), strict, f"file {target}")
+
+
+#: Burn's record file extensions and the burn_torch.record recorder that reads each
+_RECORDERS = {".mpk.gz": "NamedMpkGzFileRecorder()", ".mpk": "DefaultRecorder()",
+              ".bin.gz": "BinGzFileRecorder()", ".bin": "BinFileRecorder()",
+              ".json.gz": "JsonGzFileRecorder()", ".json": "PrettyJsonFileRecorder()"}
+
+
+def _burn_record_hint(given, target: Path) -> str | None:
+    """What to call instead when ``load_file`` without a recorder meets a Burn record: the
+    file given has a recorder's extension, or there is no safetensors file but a record."""
+    given = Path(given)
+    if target.exists() and _record_extension(target.name) is None:
+        return None
+    for candidate in (given, *(Path(f"{given}{ext}") for ext in _RECORDERS)):
+        ext = _record_extension(candidate.name)
+        if ext is not None and candidate.exists():
+            return (f"{candidate} is a Burn record file; without a recorder load_file reads "
+                    f"burn_torch's safetensors files. Pass its recorder: "
+                    f"model.load_file({str(given)!r}, {_RECORDERS[ext]}, device) "
+                    f"(recorders are in burn_torch.record)")
+    return None
+
+
+def _record_extension(name: str) -> str | None:
+    return next((ext for ext in _RECORDERS if name.endswith(ext)), None)
+
+
+def _file_recorder(recorder, call: str):
+    """``recorder`` when it writes files (``record``, ``load`` and ``file_path``); TypeError
+    saying what to pass otherwise."""
+    if all(callable(getattr(recorder, m, None)) for m in ("record", "load", "file_path")):
+        return recorder
+    if callable(getattr(recorder, "record", None)) and callable(getattr(recorder, "load", None)):
+        raise TypeError(f"{call}: {type(recorder).__name__} records to bytes, not files: use "
+                        f"recorder.record(module) and module.load_record(recorder.load(data))")
+    raise TypeError(f"{call}(path, recorder) takes a file recorder of burn_torch.record "
+                    f"(DefaultRecorder(), CompactRecorder(), NamedMpkGzFileRecorder(), ...), got "
+                    f"{type(recorder).__name__}")

@@ -374,14 +374,18 @@ class Module:
         """Returns this module with the record's values and ids; see ``record.load_record``."""
         return _load_record(self, record, strict)
 
-    def save_file(self, path, metadata: dict[str, str] | None = None):
-        """Writes the parameters to a safetensors file; returns its path (``.safetensors``
-        is appended when ``path`` has no suffix). See ``burn_torch.module.file_io``."""
-        return _save_file(self, path, metadata)
+    def save_file(self, path, recorder=None, metadata: dict[str, str] | None = None):
+        """Burn's ``save_file(path, &recorder)``: writes the module with a file recorder of
+        ``burn_torch.record`` and returns the file; without one, burn_torch's safetensors file
+        (``.safetensors`` appended when ``path`` has no suffix). See
+        ``burn_torch.module.file_io.save_file``."""
+        return _save_file(self, path, recorder, metadata)
 
-    def load_file(self, path, device: Device | None = None, strict: bool = True) -> "Module":
-        """Returns this module loaded from a file written by :meth:`save_file`."""
-        return _load_file(self, path, device, strict)
+    def load_file(self, path, recorder=None, device: Device | None = None, strict: bool = True) -> "Module":
+        """Burn's ``load_file(path, &recorder, &device)``: this module holding the file's
+        values; without a recorder, from a file :meth:`save_file` wrote without one. See
+        ``burn_torch.module.file_io.load_file``."""
+        return _load_file(self, path, recorder, device, strict)
 
     def __call__(self, *args, **kwargs):
         """Raises TypeError: Burn modules are called through ``forward`` (no hooks to run)."""

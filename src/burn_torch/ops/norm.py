@@ -1,7 +1,8 @@
 """Normalisations, each one op with one fused backward (torch's native kernels both ways):
 layer norm and RMS norm over the last dim, group norm over channel groups (instance norm is
-group norm with one channel per group), and batch norm's training form (batch statistics over
-every dim but the channels, gradients through them).
+group norm with one channel per group), batch norm's training form (batch statistics over
+every dim but the channels, gradients through them) and its form with given statistics
+(Burn's ``module::batch_norm``, every input differentiable).
 
 All are applied with ``applyn`` over ``(x, gamma)`` or ``(x, gamma, beta)``: the forward gets
 the storages as one tuple; an absent ``beta`` (and, for group norm, absent ``gamma`` and
@@ -105,6 +106,28 @@ def _batch_norm_rule(g, s, parents):
                                 _tracked(parents))
 
 
+# ---- batch norm with given statistics (Burn's ``module::batch_norm``): (x - mean) /
+# sqrt(variance + epsilon) * gamma + beta per channel (dim 1), every input differentiable, as
+# Burn's composition of tensor ops is. torch's eval-form kernels give x's, gamma's and beta's
+# gradients; mean's and variance's follow from the last two
+def _batch_norm_stats_forward(datas, epsilon):
+    x, gamma, beta, mean, var = datas
+    return _BATCH_NORM(x, gamma, beta, mean, var, False, 0.0, epsilon)[0]
+
+
+def _batch_norm_stats_rule(g, s, parents):
+    """``d mean = -gamma invstd sum(g)`` (``sum(g)`` is beta's gradient) and ``d var =
+    -gamma invstd^2 sum(g (x - mean) invstd) / 2`` (the sum is gamma's gradient), with
+    ``invstd = 1 / sqrt(var + epsilon)``; the sums run over every dim but the channels."""
+    tx, tg, tb, tm, tv = _tracked(parents)
+    gx, gg, gb = _BATCH_NORM_BACKWARD(g, s.x, s.gamma, s.mean, s.var, None, None, False,
+                                      s.epsilon, [tx, tg or tv, tb or tm])
+    invstd = torch.add(s.var, s.epsilon).rsqrt_()
+    gmean = torch.mul(s.gamma, invstd).mul_(gb).neg_() if tm else None
+    gvar = torch.mul(s.gamma, invstd.square()).mul_(gg).mul_(-0.5) if tv else None
+    return gx, gg if tg else None, gb if tb else None, gmean, gvar
+
+
 _STATS = ("x", "mean", "rstd")
 LAYER_NORM = defop("layer_norm", _layer_norm_forward, COMPUTE, inputs=("x", "gamma", "beta"),
                    attrs=("epsilon",), residuals=("mean", "rstd"), fused=_layer_norm_rule,
@@ -119,3 +142,7 @@ BATCH_NORM = defop("batch_norm", _batch_norm_forward, COMPUTE, inputs=("x", "gam
                    attrs=("epsilon", "batch"), residuals=("mean", "invstd"),
                    fused=_batch_norm_rule,
                    needs=(("x", "gamma", "mean", "invstd"),) * 3)
+BATCH_NORM_STATS = defop("batch_norm_stats", _batch_norm_stats_forward, COMPUTE,
+                         inputs=("x", "gamma", "beta", "mean", "var"), attrs=("epsilon",),
+                         fused=_batch_norm_stats_rule,
+                         needs=(("x", "gamma", "mean", "var"),) * 5)

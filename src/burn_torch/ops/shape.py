@@ -59,6 +59,12 @@ def _narrow_rule(g, s):
     return Region(g, s.x_shape, None, s.dim, s.start)
 
 
+def _select_dim_rule(g, s):
+    """``g`` with the removed dim restored, as the length-1 region ``index`` of ``dim``: a loop
+    over ``x.select_dim(1, t)`` concatenates its gradients once, as a loop of ``narrow``s."""
+    return Region(g.unsqueeze(s.dim), s.x_shape, None, s.dim, s.index)
+
+
 def _repeat_rule(g, s):
     """Sums the gradient over the copies: dim ``i`` of size ``times * size`` is viewed as
     ``[times, size]`` and the ``times`` axes are reduced."""
@@ -83,7 +89,7 @@ def _unfold_rule(g, s):
 def _cat_rule(g, s, parents):
     """Splits the gradient into the inputs' parts (the engine casts each to its input's dtype:
     torch.cat/stack promote mixed float dtypes)."""
-    return torch.split(g, s.sizes, s.dim)
+    return g.split_with_sizes(s.sizes, s.dim)  # torch.split's Python wrappers cost more
 
 
 def _stack_rule(g, s, parents):
@@ -109,6 +115,9 @@ STACK = defop("stack", torch.stack, MEMORY, inputs=("*tensors",), attrs=("dim",)
               exact=False)
 NARROW = defop("narrow", torch.narrow, MEMORY, attrs=("dim", "start", "length"),
                vjp=(vjp(_narrow_rule, "x_shape"),))
+# Burn's select_dim(dim, index): slice_dim(dim, index).squeeze_dim(dim) as one view
+SELECT_DIM = defop("select_dim", torch.select, MEMORY, attrs=("dim", "index"),
+                   vjp=(vjp(_select_dim_rule, "x_shape"),))
 FLIP = defop("flip", torch.flip, MEMORY, attrs=("dims",), vjp=(vjp(lambda g, s: _flip(g, s.dims)),))
 MOVEDIM = defop("movedim", torch.movedim, MEMORY, attrs=("source", "destination"),
                 vjp=(vjp(lambda g, s: g.movedim(s.destination, s.source)),))

@@ -9,6 +9,7 @@ little-endian bytes of the 64-bit id in lowercase base32hex without padding (Bur
 from __future__ import annotations
 
 import base64
+import math
 
 import numpy as np
 import torch
@@ -56,7 +57,7 @@ def tensor_from_bytes(data: bytes, dtype: torch.dtype, shape: list[int]) -> torc
     """A CPU tensor from little-endian ``data``; ValueError when the size does not match."""
     view = torch.int16 if dtype == torch.bfloat16 else dtype
     np_dtype = torch.empty((), dtype=view).numpy().dtype.newbyteorder("<")
-    count = int(np.prod(shape)) if shape else 1
+    count = math.prod(shape)   # exact: numpy's int64 product could wrap around
     if len(data) != count * np_dtype.itemsize:
         raise ValueError(f"{len(data)} bytes do not hold a {dtype} tensor of shape {shape}")
     arr = np.frombuffer(data, dtype=np_dtype).astype(np_dtype.newbyteorder("="))

@@ -23,12 +23,13 @@ PyTorch), :class:`HalfPrecisionAdapter` (floats stored as f16).
 """
 from __future__ import annotations
 
+import importlib
 import os
+import pickle
 import re
 import struct
 from dataclasses import dataclass, field
 from pathlib import Path
-import cbor2
 import safetensors
 import safetensors.torch
 import torch
@@ -250,6 +251,14 @@ class _Store:
 BURNPACK_MAGIC, BURNPACK_VERSION, ALIGN = 0x4255524E, 1, 256
 
 
+def _cbor2():
+    """The ``cbor2`` module, imported on first use (only Burnpack files need it)."""
+    try:
+        return importlib.import_module("cbor2")
+    except ImportError:
+        raise ImportError("BurnpackStore reads and writes CBOR metadata with cbor2: pip install cbor2") from None
+
+
 class BurnpackStore(_Store):
     """Burn's native ``.bpk`` format (see the module docstring); keeps ParamIds."""
 
@@ -271,7 +280,7 @@ class BurnpackStore(_Store):
         meta = {"tensors": descriptors}
         if metadata:
             meta["metadata"] = metadata
-        meta_bytes = cbor2.dumps(meta)
+        meta_bytes = _cbor2().dumps(meta)
         header = struct.pack("<IHI", BURNPACK_MAGIC, BURNPACK_VERSION, len(meta_bytes))
         data_start = -(-(len(header) + len(meta_bytes)) // ALIGN) * ALIGN
         out = bytearray(header + meta_bytes)
@@ -290,6 +299,7 @@ class BurnpackStore(_Store):
             raise StoreError(f"{self.path}: not a burnpack file (bad magic number)")
         if version != BURNPACK_VERSION:
             raise StoreError(f"{self.path}: burnpack version {version} is not supported")
+        cbor2 = _cbor2()
         try:
             meta = cbor2.loads(raw[10:10 + size])
             data_start = -(-(10 + size) // ALIGN) * ALIGN
@@ -345,8 +355,11 @@ class PytorchStore(_Store):
             obj = torch.load(self.path, map_location="cpu", weights_only=True)
         except FileNotFoundError:
             raise StoreError(f"{self.path}: no such file") from None
-        except Exception as e:  # torch raises UnpicklingError, RuntimeError, EOFError, ...
-            raise StoreError(f"{self.path}: cannot read it as a weights-only torch file ({type(e).__name__}: {e})") from None
+        except pickle.UnpicklingError as e:
+            raise StoreError(_pickled_objects_message(self.path, str(e))) from None
+        except Exception as e:  # torch raises RuntimeError, EOFError, ... for damaged files
+            raise StoreError(f"{self.path}: cannot read it as a weights-only torch file "
+                             f"({type(e).__name__}: {_first_sentence(str(e))})") from None
         if self._top_level_key is not None:
             if not isinstance(obj, dict) or self._top_level_key not in obj:
                 raise StoreError(f"{self.path}: no top-level key {self._top_level_key!r}")
@@ -355,6 +368,29 @@ class PytorchStore(_Store):
             raise StoreError(f"{self.path}: holds a {type(obj).__name__}, not a state dict "
                              f"(save model.state_dict(), not the model)")
         return dict(_flatten(obj, "")), {}
+
+
+_ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+_UNSUPPORTED_GLOBAL = re.compile(r"Unsupported global: GLOBAL ([\w.]+)")
+
+
+def _first_sentence(message: str) -> str:
+    """The first sentence of a torch error, without terminal escapes."""
+    text = _ANSI.sub("", message).strip().split("\n")[0]
+    return text.split(". ")[0].rstrip(".")
+
+
+def _pickled_objects_message(path: Path, torch_message: str) -> str:
+    """What to do with a torch file that holds pickled objects (a whole model saved with
+    ``torch.save(model)``, or code): re-export its state dict. Never suggests unpickling it."""
+    found = _UNSUPPORTED_GLOBAL.search(_ANSI.sub("", torch_message))
+    holds = f"a pickled {found.group(1)}" if found else "pickled Python objects"
+    return (f"{path}: holds {holds}, not only tensors (a whole model saved with "
+            f"torch.save(model), or code); PytorchStore reads weights and never unpickles objects. "
+            f"Re-export the weights from the code that builds the model: "
+            f"torch.save(model.state_dict(), \"weights.pt\"), then load PytorchStore(\"weights.pt\") "
+            f"(a dict holding the state dict under a key, e.g. {{\"state_dict\": ...}}, works with "
+            f"with_top_level_key)")
 
 
 def _flatten(obj: dict, prefix: str):

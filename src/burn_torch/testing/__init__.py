@@ -15,7 +15,9 @@ and localise the first op whose rule disagrees (:mod:`burn_torch.testing.localis
 :func:`check_grads_numerically` compares element by element with finite differences.
 :class:`Const` marks a float argument as a constant; :func:`covers` declares which op-table
 entries a test property-tests; :mod:`burn_torch.testing.strategies` (needs hypothesis) draws
-shapes and arrays with edges; :mod:`burn_torch.testing.pytest_plugin` is the pytest plugin.
+shapes and arrays with edges; the pytest plugin is the torch-free module
+:mod:`burn_torch_pytest.plugin` (its ``burn_check`` fixture returns a
+:class:`~burn_torch.testing.checker.Checker`).
 
 This package uses torch autograd on purpose (only on the torch side and inside
 :func:`torch_oracle_mode`); the rest of burn_torch never does.

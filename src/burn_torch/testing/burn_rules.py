@@ -173,13 +173,44 @@ def _update_forward(kind: str) -> Callable:
     return forward
 
 
+def _qr_forward(x, reduced):
+    """``qr``'s forward for torch autograd, whose kernel (``geqrf``) has no torch derivative:
+    ``torch.linalg.qr`` with the signs of the entry's own kernel applied as constants (the two
+    differ by signs of R's rows and Q's columns only), packed as the kernel packs. Torch has no
+    gradient for the complete form of a tall matrix, so the oracle cannot check that one."""
+    from ..ops.linalg import qr_forward, qr_packing
+
+    m, n = x.shape[-2:]
+    cols, dim = qr_packing(m, n, reduced)
+    q, r = torch.linalg.qr(x, "reduced" if reduced else "complete")
+    with torch.no_grad():
+        burn_r = qr_forward(x.detach(), reduced).narrow(dim, m, r.shape[dim])
+        k = m if m < n else n  # (this module's min is the twin)
+        flip = torch.ones(*x.shape[:-2], cols, dtype=x.dtype, device=x.device)
+        agree = burn_r.diagonal(0, -2, -1)[..., :k] * r.diagonal(0, -2, -1)[..., :k]
+        flip[..., :k] = torch.where(agree < 0, -1.0, 1.0)
+    return torch.cat([q * flip.unsqueeze(-2), r * flip.unsqueeze(-1)], dim)
+
+
+def _batch_norm_stats_forward(datas, epsilon):
+    """``batch_norm_stats``' forward for torch autograd, whose eval-form kernel treats the
+    statistics as constants: Burn's formula, so the statistics get their gradients too."""
+    x, gamma, beta, mean, var = datas
+    shape = [1, x.shape[1]] + [1] * (x.dim() - 2)
+    scale = gamma / torch.sqrt(var + epsilon)
+    return (x - mean.reshape(shape)) * scale.reshape(shape) + beta.reshape(shape)
+
+
 @functools.cache
 def oracle_kernels() -> dict[str, Callable]:
     """Per op-table entry name: the forward the op-table oracle runs instead of the entry's own,
     so that torch autograd follows Burn's rule at the table's points. ``max``/``min`` need none:
     their entries take the element the method chose, so torch autograd already follows Burn.
+    ``qr``'s runs ``torch.linalg.qr`` (its own kernel has no torch derivative) and
+    ``batch_norm_stats``' Burn's formula (torch's kernel gives the statistics no gradient).
     Built once (callers must not change the dict)."""
-    kernels: dict[str, Callable] = {"leaky_relu": _leaky_forward}
+    kernels: dict[str, Callable] = {"leaky_relu": _leaky_forward, "qr": _qr_forward,
+                                    "batch_norm_stats": _batch_norm_stats_forward}
     for family in ("scatter", "select_assign", "scatter_nd"):
         for kind in ("max", "min", "mul"):
             kernels[f"{family}_{kind}"] = _update_forward(kind)

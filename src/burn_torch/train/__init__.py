@@ -10,7 +10,7 @@ from .metric import (AccuracyMetric, CpuMemory, CpuUse, LearningRateMetric, Loss
 from .output import (AccuracyInput, ClassificationOutput, InferenceStep, LossInput,
                      RegressionOutput, TopKAccuracyInput, TrainOutput, TrainStep, adapt,
                      register_adaptor)
-from .plot import plot_metrics
+from .plot import plot_metrics, wait_for_plots
 from .renderer import (MetricsRenderer, NotebookRenderer, PlainRenderer, RichDashboard,
                        TrainingProgress, default_renderer, sparkline)
 from .strategy import (Aggregate, CheckpointingStrategy, ComposedCheckpointingStrategy, Direction,
@@ -28,5 +28,5 @@ __all__ = [
     "ComposedCheckpointingStrategy", "EarlyStoppingStrategy", "MetricEarlyStoppingStrategy",
     "StoppingCondition", "Aggregate", "Direction", "Split",
     "MetricsRenderer", "PlainRenderer", "RichDashboard", "NotebookRenderer", "default_renderer",
-    "TrainingProgress", "sparkline", "plot_metrics",
+    "TrainingProgress", "sparkline", "plot_metrics", "wait_for_plots",
 ]

@@ -13,8 +13,9 @@ checkpoints, resume, early stopping, live display and final plot.
 Each epoch: the training loader's batches in the order of its seed and the epoch, for each
 ``lr = scheduler.step()``, ``output = model.train_step(batch)`` and an optimizer step (every
 ``k`` batches with ``grads_accumulation(k)``; a partial group at the epoch's end is dropped, as
-Burn does); then validation with ``model.valid().inference_step(batch)``; the epoch's metric
-logs; a checkpoint; the early-stopping check. The random generators (``Device.seed`` and
+Burn does); then validation with ``model.valid().inference_step(batch)``; a checkpoint
+(encoded now, written to disk by a writer thread while training goes on); the early-stopping
+check. Metric entries are appended to their logs as they come. The random generators (``Device.seed`` and
 torch's) are seeded at each epoch's start from the training seed and the epoch, so a run
 resumed with ``.checkpoint(n)`` (a stopped or killed run) trains epochs ``n+1..`` exactly as
 the uninterrupted run: same batches, same dropout masks, same weights, to the bit with a
@@ -27,7 +28,7 @@ import math
 import os
 import threading
 from pathlib import Path
-from typing import NamedTuple
+from typing import Mapping, NamedTuple
 
 import torch
 
@@ -36,11 +37,12 @@ from ..module import Module
 from ..optim import GradientsAccumulator
 from ..optim.base import ModuleOptimizer
 from ..optim.lr_scheduler import ConstantLr, LrScheduler
-from ..record import Recorder
+from ..record import FileRecorder
 from .checkpoint import LearningCheckpointer
-from .logger import ExperimentLog, FileMetricLogger, epoch_mean, metric_history
+from .logger import ExperimentLog, FileMetricLogger, epoch_mean, metric_history, metric_key
 from .metric import LossMetric, Metric, MetricMetadata, Numeric
 from .output import TrainOutput
+from .plot import plot_in_background
 from .renderer import MetricsRenderer, TrainingProgress, default_renderer
 from .strategy import (ComposedCheckpointingStrategy, CheckpointingStrategy, Direction,
                        EarlyStoppingStrategy, KeepLastNCheckpoints, MetricCheckpointingStrategy,
@@ -111,11 +113,12 @@ class SupervisedTraining:
                 raise TypeError(f"{name} must be a DataLoader (DataLoaderBuilder(...).build(dataset)), "
                                 f"got {type(loader).__name__}")
         self.artifact_dir = Path(artifact_dir)
+        self._artifact_dir_text = os.fspath(artifact_dir)   # the title shows it as given
         self.loader_train, self.loader_valid = loader_train, loader_valid
         self._metrics: dict[str, list[Metric]] = {"train": [], "valid": []}
         self._num_epochs = 1
         self._checkpoint: int | None = None
-        self._recorder: Recorder | None = None
+        self._recorder: FileRecorder | None = None
         self._checkpointing: CheckpointingStrategy = _default_checkpointing()
         self._accumulation: int | None = None
         self._early_stopping: EarlyStoppingStrategy | None = None
@@ -173,10 +176,10 @@ class SupervisedTraining:
             raise ValueError(f"checkpoint epochs start at 1, got {epoch}")
         return self._with(_checkpoint=int(epoch))
 
-    def with_file_checkpointer(self, recorder: Recorder) -> "SupervisedTraining":
+    def with_file_checkpointer(self, recorder: FileRecorder) -> "SupervisedTraining":
         """Saves ``checkpoint/{model,optim,scheduler}-N`` with ``recorder`` after each epoch."""
-        if not isinstance(recorder, Recorder):
-            raise TypeError(f"expected a Recorder (e.g. CompactRecorder()), got {type(recorder).__name__}")
+        if not isinstance(recorder, FileRecorder):
+            raise TypeError(f"expected a file recorder (e.g. CompactRecorder()), got {type(recorder).__name__}")
         return self._with(_recorder=recorder)
 
     def with_checkpointing_strategy(self, strategy: CheckpointingStrategy) -> "SupervisedTraining":
@@ -213,9 +216,11 @@ class SupervisedTraining:
 
     # ---- the loop ---------------------------------------------------------------------
     def launch(self, learner: Learner) -> LearningResult:
-        """Trains; returns the :class:`LearningResult`. Raises RecordError when the checkpoint
-        to resume from is missing or corrupt (nothing is trained then), TypeError when the
-        model lacks ``train_step`` / ``inference_step``."""
+        """Trains; returns the :class:`LearningResult` once every checkpoint is on disk
+        (``metrics.png`` is drawn after, off the training thread: :func:`~.plot.wait_for_plots`).
+        Raises RecordError when the checkpoint to resume from is missing or corrupt (nothing is
+        trained then), TypeError when the model lacks ``train_step`` / ``inference_step``, and
+        the error of a checkpoint that could not be written (OSError)."""
         if not isinstance(learner, Learner):
             raise TypeError(f"launch takes a Learner, got {type(learner).__name__}")
         for method in ("train_step", "inference_step"):
@@ -228,9 +233,10 @@ class SupervisedTraining:
         train = self.loader_train.to_device(device) if device is not None else self.loader_train
         valid = self.loader_valid.to_device(device.inner()) if device is not None else self.loader_valid
         optimizer, scheduler = learner.optimizer, learner.scheduler
-        checkpointer = (LearningCheckpointer(self._recorder, directory, self._checkpointing)
-                        if self._recorder is not None else None)
         log = ExperimentLog(directory)
+        checkpointer = (LearningCheckpointer(self._recorder, directory, self._checkpointing,
+                                             on_saved=lambda epoch: log.info(f"checkpoint {epoch} saved"))
+                        if self._recorder is not None else None)
         start = 1
         if self._checkpoint is not None:
             if checkpointer is None:
@@ -241,12 +247,12 @@ class SupervisedTraining:
             scheduler.load_record(scheduler_record)
             start = self._checkpoint + 1
             log.info(f"resumed from checkpoint {self._checkpoint} ({checkpointer.parts['model'].path_for_epoch(self._checkpoint)})")
-        log.info(f"training epochs {start}..{self._num_epochs} in {directory}")
+        log.info(f"training epochs {start}..{self._num_epochs} in {self._artifact_dir_text}")
         renderer = self._renderer or default_renderer()
         self._interrupter.reset()  # a stop asked during an earlier launch does not carry over
         loggers = FileMetricLogger(directory)
         last = start - 1
-        renderer.start(str(directory), start, self._num_epochs, len(train), len(valid))
+        renderer.start(self._artifact_dir_text, start, self._num_epochs, len(train), len(valid))
         try:
             for epoch in range(start, self._num_epochs + 1):
                 rng_seed = epoch_seed(self._seed, epoch)
@@ -255,30 +261,30 @@ class SupervisedTraining:
                     device.seed(rng_seed)
                 model = self._train_epoch(model, optimizer, scheduler, train, epoch, loggers, renderer)
                 if self._interrupter.should_stop():
+                    loggers.discard_epoch("train", epoch)
                     log.info(f"interrupted during epoch {epoch}; it is not checkpointed")
                     break
                 self._valid_epoch(model.valid(), valid, epoch, loggers, renderer)
                 last = epoch
                 if checkpointer is not None:
                     checkpointer.save(epoch, model.into_record(), optimizer.to_record(), scheduler.to_record())
-                    log.info(f"checkpoint {epoch} saved")
                 if self._early_stopping is not None and self._early_stopping.should_stop(directory, epoch):
                     log.info(f"early stopping after epoch {epoch}")
                     break
+            if checkpointer is not None:
+                checkpointer.close()   # the last checkpoint is on disk when launch returns
         finally:
+            if checkpointer is not None:
+                checkpointer.close(raise_error=False)   # after an error: wait, keep that error
+            loggers.close()
             renderer.close()
-        if self._plot:
-            try:
-                from .plot import plot_metrics
-                written = plot_metrics(directory)
-                if written is not None:
-                    log.info(f"metrics plotted in {written.name}")
-            except ImportError:
-                log.info("matplotlib is not installed: no metrics plot")
-        summary = summarize(directory)
+        names = {metric_key(m.name): m.name for split in self._metrics.values() for m in split}
+        summary = summarize(directory, names)
         if self._summary:
             print(summary)
         log.info(f"training ended after epoch {last}")
+        if self._plot:
+            plot_in_background(directory, names, log)
         return LearningResult(model.valid(), last, summary)
 
     def _train_epoch(self, model, optimizer, scheduler, loader, epoch, loggers, renderer):
@@ -327,22 +333,26 @@ class SupervisedTraining:
             if entry is None:
                 continue
             entries.append(entry)
-            loggers.log(split, entry.name, entry.serialized)
+            loggers.log(split, metadata.epoch, entry.name, entry.serialized)
             if isinstance(metric, LossMetric):
                 loss = metric.value()
         renderer.update(TrainingProgress(split, metadata.epoch, metadata.epoch_total, metadata.iteration,
                                          metadata.iteration_total), entries, loss)
 
     def _end_epoch(self, split, metrics, epoch, loggers, renderer) -> None:
-        loggers.end_epoch(split, epoch)
+        loggers.end_epoch(split)
         means = {m.name: m.running_value() for m in metrics if isinstance(m, Numeric)}
         renderer.end_epoch(split, epoch, {name: v for name, v in means.items() if not math.isnan(v)})
 
 
-def summarize(directory: Path) -> str:
-    """A table of every logged metric: per split, the lowest and highest epoch mean and their epochs."""
+def summarize(directory: Path, names: "Mapping[str, str] | None" = None) -> str:
+    """A table of every logged metric: per split, the lowest and highest epoch mean and their
+    epochs. Metrics are shown by ``names[key]`` (their names, keyed by :func:`metric_key`) when
+    given, else by their log files' stems."""
+    names = names or {}
     lines = [f"{'metric':<28} {'split':<6} {'min':>12} {'epoch':>5} {'max':>12} {'epoch':>5}"]
-    for name, splits in sorted(metric_history(directory).items()):
+    for key, splits in sorted(metric_history(directory).items()):
+        name = names.get(key, key)
         for split, epochs in sorted(splits.items()):
             means = {e: epoch_mean(v) for e, v in epochs.items()}
             lo = min(means, key=lambda e: means[e])

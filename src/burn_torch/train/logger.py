@@ -1,64 +1,98 @@
 """Files a training run writes under its artifact directory (Burn's layout):
 
-* ``experiment.log``: what happened (start, resume, checkpoints, early stop, end), one line each;
-* ``train/epoch-N/<Metric>.log`` and ``valid/epoch-N/<Metric>.log``: one line per iteration,
-  ``<value>,<count>`` (the metric's name with spaces as ``_``).
+* ``experiment.log``: what happened (start, resume, checkpoints, early stop, end), one line
+  each, appended;
+* ``train/epoch-N/<key>.log`` and ``valid/epoch-N/<key>.log``: one line per iteration,
+  ``<value>,<count>``, appended as the iterations run. ``<key>`` is the metric's name with
+  spaces as ``_`` (Burn's file name, :func:`metric_key`); a metric is looked up by its name,
+  turned into its key, never by turning a file name back into a name (``val_score`` and
+  ``val score`` share a file, as in Burn).
 
-Every file is written atomically. A metric log is written whole when its epoch ends (a run
-killed mid-epoch leaves no partial log; the resumed run writes that epoch's logs again).
+As Burn's file logger does, an epoch's log is truncated when its first line is written, so a
+resumed run rewrites the epochs it trains again; the epoch an :class:`~.learner.Interrupter`
+stops is removed. These files are not fsynced: a crash loses at most the lines of the epoch
+being trained, which a resume trains again.
 """
 from __future__ import annotations
 
 import math
 import os
+import shutil
 import time
 from pathlib import Path
-
-from ..atomic_file import atomic_write_bytes
+from typing import TextIO
 
 SPLITS = ("train", "valid")
 
 
+def metric_key(name: str) -> str:
+    """The key of metric ``name`` in the artifact directory: its log file's stem (Burn's
+    ``name.replace(' ', '_')``)."""
+    return name.replace(" ", "_")
+
+
 def metric_file_name(name: str) -> str:
-    return name.replace(" ", "_") + ".log"
+    return metric_key(name) + ".log"
+
+
+def epoch_folder(directory: Path, split: str, epoch: int) -> Path:
+    return directory / split / f"epoch-{epoch}"
 
 
 class ExperimentLog:
-    """``experiment.log``: timestamped lines; kept across resumes (new lines are added)."""
+    """``experiment.log``: timestamped lines, appended (kept across resumes)."""
 
     def __init__(self, directory: Path) -> None:
         self.path = directory / "experiment.log"
-        self._lines = self.path.read_text(encoding="utf-8").splitlines() if self.path.exists() else []
 
     def info(self, message: str) -> None:
         stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-        self._lines.append(f"{stamp} INFO burn_torch::train: {message}")
-        atomic_write_bytes(self.path, ("\n".join(self._lines) + "\n").encode("utf-8"))
+        with open(self.path, "a", encoding="utf-8") as f:
+            f.write(f"{stamp} INFO burn_torch::train: {message}\n")
 
 
 class FileMetricLogger:
-    """Collects an epoch's metric entries and writes them when the epoch ends."""
+    """Appends each metric entry to its epoch's log as it comes; :meth:`end_epoch` closes the
+    split's files (their content is then complete on disk for the strategies to read)."""
 
     def __init__(self, directory: Path) -> None:
         self.directory = directory
-        self._pending: dict[tuple[str, str], list[str]] = {}
+        self._files: dict[tuple[str, str], TextIO] = {}
+        self._folders: set[tuple[str, int]] = set()   # epoch folders made by this logger
 
-    def log(self, split: str, name: str, serialized: str) -> None:
-        self._pending.setdefault((split, name), []).append(serialized)
+    def log(self, split: str, epoch: int, name: str, serialized: str) -> None:
+        f = self._files.get((split, name))
+        if f is None:
+            f = self._open(split, epoch, name)
+        f.write(serialized + "\n")
 
-    def end_epoch(self, split: str, epoch: int) -> None:
-        """Writes ``split``'s pending logs as epoch ``epoch``'s."""
-        folder = self.directory / split / f"epoch-{epoch}"
-        for (s, name), lines in list(self._pending.items()):
-            if s != split:
-                continue
+    def _open(self, split: str, epoch: int, name: str) -> TextIO:
+        folder = epoch_folder(self.directory, split, epoch)
+        if (split, epoch) not in self._folders:
             folder.mkdir(parents=True, exist_ok=True)
-            atomic_write_bytes(folder / metric_file_name(name), ("\n".join(lines) + "\n").encode("utf-8"))
-            del self._pending[(s, name)]
+            self._folders.add((split, epoch))
+        f = self._files[(split, name)] = open(folder / metric_file_name(name), "w", encoding="utf-8")
+        return f
+
+    def end_epoch(self, split: str) -> None:
+        """Closes ``split``'s logs (the next entry opens the next epoch's)."""
+        for key in [k for k in self._files if k[0] == split]:
+            self._files.pop(key).close()
+
+    def discard_epoch(self, split: str, epoch: int) -> None:
+        """Closes ``split``'s logs and removes epoch ``epoch``'s folder (an interrupted epoch)."""
+        self.end_epoch(split)
+        shutil.rmtree(epoch_folder(self.directory, split, epoch), ignore_errors=True)
+        self._folders.discard((split, epoch))
+
+    def close(self) -> None:
+        for split in SPLITS:
+            self.end_epoch(split)
 
 
 def read_metric_log(path: "str | os.PathLike") -> list[tuple[float, int]]:
-    """The ``(value, count)`` entries of a metric log (``value`` alone counts 1)."""
+    """The ``(value, count)`` entries of a metric log (``value`` alone counts 1). Raises
+    ValueError for a line that is not numeric."""
     entries = []
     for line in Path(path).read_text(encoding="utf-8").splitlines():
         if line.strip():
@@ -80,16 +114,31 @@ def logged_epochs(directory: Path, split: str) -> list[int]:
     return sorted(int(p.name[6:]) for p in folder.iterdir() if p.name.startswith("epoch-") and p.name[6:].isdigit())
 
 
+def metric_epochs(directory: Path, name: str, split: str, up_to: int | None = None) -> dict[int, list[tuple[float, int]]]:
+    """``{epoch: entries}`` of metric ``name`` (looked up by its key) in ``split``, for the
+    epochs up to ``up_to`` (all by default); epochs without its log, or with a non-numeric one,
+    are left out."""
+    out = {}
+    file_name = metric_file_name(name)
+    for epoch in logged_epochs(directory, split):
+        if up_to is not None and epoch > up_to:
+            break
+        try:
+            out[epoch] = read_metric_log(epoch_folder(directory, split, epoch) / file_name)
+        except (FileNotFoundError, ValueError):
+            continue
+    return out
+
+
 def metric_history(directory: Path) -> dict[str, dict[str, dict[int, list[tuple[float, int]]]]]:
-    """``{metric name: {split: {epoch: entries}}}`` from the logs under ``directory``."""
+    """``{metric key: {split: {epoch: entries}}}`` of every numeric log under ``directory``."""
     history: dict = {}
     for split in SPLITS:
         for epoch in logged_epochs(directory, split):
-            for log in sorted((directory / split / f"epoch-{epoch}").glob("*.log")):
-                name = log.name[:-4].replace("_", " ")
+            for log in sorted(epoch_folder(directory, split, epoch).glob("*.log")):
                 try:
                     entries = read_metric_log(log)
                 except ValueError:
                     continue  # not numeric
-                history.setdefault(name, {}).setdefault(split, {})[epoch] = entries
+                history.setdefault(log.name[:-4], {}).setdefault(split, {})[epoch] = entries
     return history

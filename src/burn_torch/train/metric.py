@@ -9,12 +9,14 @@ to be plotted and used for early stopping), sets ``input_type`` and implements `
 """
 from __future__ import annotations
 
-import importlib.util
 import math
 import time
 from typing import Any, NamedTuple
 
+import numpy as np
+import torch
 
+from ..optional import available, missing
 from .output import AccuracyInput, LossInput, TopKAccuracyInput, adapt
 
 
@@ -28,10 +30,46 @@ class MetricMetadata(NamedTuple):
     lr: float | None       # the learning rate of this iteration (None in validation)
 
 
-class MetricEntry(NamedTuple):
-    name: str
-    formatted: str
-    serialized: str
+class MetricEntry:
+    """One iteration's value of a metric (Burn's ``MetricEntry``): its ``name``, the text
+    displays show (``formatted``) and the line its log gets (``serialized``, ``"<value>,<count>"``
+    for numeric metrics). Entries compare equal when all three are equal."""
+
+    __slots__ = ("name", "serialized", "_formatted")
+
+    def __init__(self, name: str, formatted: str, serialized: str) -> None:
+        self.name, self._formatted, self.serialized = name, formatted, serialized
+
+    @property
+    def formatted(self) -> str:
+        return self._formatted
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, MetricEntry) and (self.name, self.formatted, self.serialized) == \
+            (other.name, other.formatted, other.serialized)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"MetricEntry({self.name!r}, {self.formatted!r}, {self.serialized!r})"
+
+
+class _NumericEntry(MetricEntry):
+    """A numeric metric's entry, its display text formatted only when a display reads it
+    (most iterations are never drawn)."""
+
+    __slots__ = ("_numbers",)
+
+    def __init__(self, name: str, serialized: str, numbers: tuple) -> None:
+        self.name, self._formatted, self.serialized, self._numbers = name, None, serialized, numbers
+
+    @property
+    def formatted(self) -> str:
+        if self._formatted is None:
+            running, value, unit, precision = self._numbers
+            u = f" {unit}" if unit else ""
+            self._formatted = f"epoch {running:.{precision}f}{u} - batch {value:.{precision}f}{u}"
+        return self._formatted
 
 
 class Metric:
@@ -84,9 +122,7 @@ class NumericMetricState:
         self.total += value * count
         self.count += count
         self.current = value
-        u = f" {unit}" if unit else ""
-        formatted = f"epoch {self.running():.{precision}f}{u} - batch {value:.{precision}f}{u}"
-        return MetricEntry(name, formatted, f"{value!r},{count}")
+        return _NumericEntry(name, f"{value!r},{count}", (self.running(), value, unit, precision))
 
 
 class _NumericMetric(Numeric, Metric):
@@ -103,17 +139,24 @@ class _NumericMetric(Numeric, Metric):
 
 
 class LossMetric(_NumericMetric):
-    """The loss (mean over its elements), one count per iteration, as Burn's ``LossMetric``."""
+    """The loss (mean over its elements, in the loss's dtype, read as a Python float), one
+    count per iteration, as Burn's ``LossMetric``."""
 
     name, input_type = "Loss", LossInput
 
     def update(self, item: LossInput, metadata):
-        return self._entry(item.loss.to_torch().detach().double().mean().item(), 1)
+        loss = item.loss.to_torch()
+        return self._entry(loss.item() if loss.numel() == 1 else loss.mean().item(), 1)
 
 
 class AccuracyMetric(_NumericMetric):
-    """Percentage of argmax predictions equal to the targets (Burn's ``AccuracyMetric``);
-    ``with_pad_token(t)`` leaves targets equal to ``t`` out."""
+    """Percentage of argmax predictions equal to the targets (Burn's ``AccuracyMetric``).
+
+    ``with_pad_token(t)`` leaves targets equal to ``t`` out of the batch's percentage (hits
+    among the other targets over their number) while the batch still counts its full size in
+    the epoch mean, as Burn 0.21 counts it: the epoch's value is the batch-size-weighted mean of
+    the batches' percentages, not hits over all non-pad targets. A batch of pad targets only
+    gives NaN (0/0), as in Burn."""
 
     name, input_type, unit, higher_is_better, precision = "Accuracy", AccuracyInput, "%", True, 2
 
@@ -125,13 +168,29 @@ class AccuracyMetric(_NumericMetric):
         return AccuracyMetric(pad_token)
 
     def update(self, item: AccuracyInput, metadata):
-        outputs, targets = item.outputs.to_torch(), item.targets.to_torch().reshape(-1)
+        outputs, targets = item.outputs.to_torch(), item.targets.to_torch()
+        if targets.dim() != 1:
+            targets = targets.reshape(-1)
+        batch_size = targets.numel()
+        if self.pad_token is None:
+            return self._entry(100.0 * _count_hits(outputs, targets) / batch_size, batch_size)
         hits = outputs.argmax(1) == targets
-        if self.pad_token is not None:
-            keep = targets != self.pad_token
-            count = int(keep.sum())
-            return self._entry(100.0 * int((hits & keep).sum()) / max(count, 1), count)
-        return self._entry(100.0 * int(hits.sum()) / targets.numel(), targets.numel())
+        keep = targets != self.pad_token
+        kept = int(keep.sum())
+        accuracy = int((hits & keep).sum()) / kept if kept else math.nan
+        return self._entry(100.0 * accuracy, batch_size)
+
+
+_NUMPY_FLOATS = frozenset({torch.float16, torch.float32, torch.float64})
+
+
+def _count_hits(outputs: torch.Tensor, targets: torch.Tensor) -> int:
+    """How many rows of ``outputs`` have their (first) maximum at the target's index. CPU
+    tensors numpy can view are counted in numpy (one call instead of four torch dispatches
+    per iteration); others with torch."""
+    if outputs.device.type == "cpu" and outputs.dtype in _NUMPY_FLOATS and targets.device.type == "cpu":
+        return int(np.count_nonzero(outputs.numpy().argmax(1) == targets.numpy()))
+    return int((outputs.argmax(1) == targets).sum().item())
 
 
 class TopKAccuracyMetric(_NumericMetric):
@@ -168,8 +227,8 @@ class _SystemMetric(_NumericMetric):
 
     def __init__(self) -> None:
         super().__init__()
-        if importlib.util.find_spec("psutil") is None:
-            raise ImportError(f"{type(self).__name__} reads the machine through psutil: pip install psutil")
+        if not available("psutil"):
+            raise missing("psutil", f"{type(self).__name__} (it reads the machine through psutil)")
         self._last, self._reading = -math.inf, math.nan
 
     def update(self, item, metadata):

@@ -17,34 +17,46 @@ from ..tensor import Tensor
 
 
 class LossInput(NamedTuple):
+    """What :class:`~.metric.LossMetric` reads (Burn's ``LossInput``): the loss tensor."""
+
     loss: Tensor
 
 
 class AccuracyInput(NamedTuple):
+    """What :class:`~.metric.AccuracyMetric` reads (Burn's ``AccuracyInput``): logits
+    ``[batch, classes]`` and Int targets ``[batch]``."""
+
     outputs: Tensor   # [batch, classes]
     targets: Tensor   # [batch] Int
 
 
 class TopKAccuracyInput(NamedTuple):
+    """What :class:`~.metric.TopKAccuracyMetric` reads: logits ``[batch, classes]`` and Int
+    targets ``[batch]``."""
+
     outputs: Tensor
     targets: Tensor
 
 
 _ADAPTORS: dict[tuple[type, type], Callable[[Any], Any]] = {}
+_RESOLVED: dict[tuple[type, type], Callable[[Any], Any]] = {}   # per (output type, input type)
 
 
 def register_adaptor(output_type: type, input_type: type, adapt: Callable[[Any], Any]) -> None:
     """Lets metrics reading ``input_type`` use outputs of ``output_type``: ``adapt(output)``."""
     _ADAPTORS[(output_type, input_type)] = adapt
+    _RESOLVED.clear()
 
 
-def adapt(output: Any, input_type: type) -> Any:
-    """``output`` as ``input_type``: through ``output.adapt(input_type)`` or a registered
-    adaptor. Raises TypeError naming both types when neither exists."""
-    for cls in type(output).__mro__:
+def _resolve(output_type: type, input_type: type) -> Callable[[Any], Any]:
+    for cls in output_type.__mro__:
         fn = _ADAPTORS.get((cls, input_type))
         if fn is not None:
-            return fn(output)
+            return fn
+    return lambda output: _adapt_method(output, input_type)
+
+
+def _adapt_method(output: Any, input_type: type) -> Any:
     method = getattr(output, "adapt", None)
     if method is not None:
         value = method(input_type)
@@ -53,6 +65,17 @@ def adapt(output: Any, input_type: type) -> Any:
     raise TypeError(f"{type(output).__name__} cannot feed a metric reading {input_type.__name__}: "
                     f"give it adapt(input_type) or register_adaptor({type(output).__name__}, "
                     f"{input_type.__name__}, fn)")
+
+
+def adapt(output: Any, input_type: type) -> Any:
+    """``output`` as ``input_type``: through a registered adaptor (for ``output``'s class or a
+    base class) or ``output.adapt(input_type)``. Raises TypeError naming both types when
+    neither exists."""
+    key = (type(output), input_type)
+    fn = _RESOLVED.get(key)
+    if fn is None:
+        fn = _RESOLVED[key] = _resolve(*key)
+    return fn(output)
 
 
 class ClassificationOutput:

@@ -1,9 +1,10 @@
 """Live progress of a training run (Burn's ``MetricsRenderer``; its ``tui`` dashboard).
 
-:func:`default_renderer` picks :class:`RichDashboard` when standard output is a terminal (a
-``rich`` live display: epoch and iteration progress with ETAs, the current metrics, a
-sparkline of the training loss), :class:`NotebookRenderer` under a Jupyter kernel (an HTML
-progress display updated in place), and :class:`PlainRenderer` otherwise (log lines for CI).
+:func:`default_renderer` picks :class:`RichDashboard` when standard output is a terminal that
+can redraw (a ``rich`` live display: epoch and iteration progress with ETAs, the current
+metrics, a sparkline of the training loss), :class:`NotebookRenderer` under a Jupyter kernel
+(an HTML progress display updated in place), and :class:`PlainRenderer` otherwise (log lines:
+on a ``TERM=dumb`` terminal, in CI, into a file).
 
 Renderers keep per-iteration work to storing numbers; drawing happens at most
 ``refresh_s`` apart, so the display costs a small share of a training step (about 1 % on the
@@ -13,16 +14,20 @@ from __future__ import annotations
 
 import html
 import math
+import os
 import sys
 import time
 from typing import NamedTuple, TextIO
 
+from ..optional import available, require
 from .metric import MetricEntry
 
 BLOCKS = "▁▂▃▄▅▆▇█"
 
 
 class TrainingProgress(NamedTuple):
+    """Where a run is, as renderers receive it (Burn's ``TrainingProgress``)."""
+
     split: str             # "train" or "valid"
     epoch: int             # 1-based
     epoch_total: int
@@ -170,6 +175,7 @@ class RichDashboard(MetricsRenderer):
 
     def __init__(self, console=None) -> None:
         super().__init__()
+        require("rich", "the terminal dashboard (RichDashboard)")
         from rich.console import Console
         from rich.live import Live
         from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
@@ -270,10 +276,20 @@ class NotebookRenderer(MetricsRenderer):
         self.draw()
 
 
+#: Terminals that cannot move the cursor (a live display would show nothing until the end).
+DUMB_TERMINALS = frozenset({"dumb", "unknown"})
+
+
 def default_renderer() -> MetricsRenderer:
-    """Notebook display under a Jupyter kernel, the rich dashboard on a terminal, else lines."""
+    """Notebook display under a Jupyter kernel; the rich dashboard on a terminal that can
+    redraw (log lines there too without ``rich``, the ``train`` extra); on a terminal that
+    cannot (``TERM=dumb``) plain lines every 2 seconds; otherwise (a file, a pipe, CI) plain
+    lines every 10 seconds."""
     if "ipykernel" in sys.modules:
         return NotebookRenderer()
     if sys.stdout.isatty():
-        return RichDashboard()
+        if os.environ.get("TERM", "").lower() in DUMB_TERMINALS:
+            return PlainRenderer(interval_s=2.0)
+        if available("rich"):
+            return RichDashboard()
     return PlainRenderer()

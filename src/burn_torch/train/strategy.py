@@ -6,28 +6,36 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from .logger import epoch_mean, metric_history
+from .logger import epoch_mean, metric_epochs
 from .metric import Metric
 
 
 class Aggregate:
+    """How an epoch's entries make one value (Burn's ``Aggregate``): ``MEAN``, the
+    count-weighted mean."""
+
     MEAN = "mean"
 
 
 class Direction:
+    """Which way a metric improves (Burn's ``Direction``): ``LOWEST`` (a loss) or ``HIGHEST``
+    (an accuracy)."""
+
     LOWEST = "lowest"
     HIGHEST = "highest"
 
 
 class Split:
+    """Which split's logs a strategy reads (Burn's ``Split``): ``TRAIN`` or ``VALID``."""
+
     TRAIN = "train"
     VALID = "valid"
 
 
 def epoch_values(directory: Path, name: str, split: str, up_to: int) -> dict[int, float]:
-    """``{epoch: mean}`` of metric ``name`` in ``split`` for the logged epochs <= ``up_to``."""
-    logs = metric_history(directory).get(name, {}).get(split, {})
-    return {e: epoch_mean(v) for e, v in sorted(logs.items()) if e <= up_to}
+    """``{epoch: mean}`` of metric ``name`` in ``split`` for the logged epochs <= ``up_to``
+    (the metric found by its name's key, whatever characters the name holds)."""
+    return {e: epoch_mean(v) for e, v in metric_epochs(directory, name, split, up_to).items()}
 
 
 def best_epoch(values: dict[int, float], direction: str) -> int | None:
@@ -95,7 +103,11 @@ class StoppingCondition:
 
 
 class EarlyStoppingStrategy:
+    """When to end training before ``num_epochs`` (Burn's ``EarlyStoppingStrategy``): a
+    subclass implements :meth:`should_stop`."""
+
     def should_stop(self, directory: Path, epoch: int) -> bool:
+        """Whether to stop after epoch ``epoch``, whose logs are under ``directory``."""
         raise NotImplementedError
 
 

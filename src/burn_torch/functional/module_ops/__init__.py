@@ -19,7 +19,7 @@ from .ctc import ctc_loss
 from .embedding import embedding
 from .interpolate import interpolate, InterpolateOptions
 from .linear import linear
-from .norm import group_norm, layer_norm, rms_norm
+from .norm import batch_norm, group_norm, layer_norm, rms_norm
 from .pixel_shuffle import pixel_shuffle, pixel_unshuffle
 from .pool import (adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_avg_pool3d, avg_pool1d,
                    avg_pool2d, max_pool1d, max_pool1d_with_indices, max_pool2d,
@@ -31,8 +31,8 @@ __all__ = [
     "AttentionModuleOptions", "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
     "conv_transpose3d", "ConvOptions", "ConvTransposeOptions", "deform_conv2d",
     "DeformConvOptions", "PaddedConvOptions", "ctc_loss", "embedding", "interpolate",
-    "InterpolateOptions", "linear", "group_norm", "layer_norm", "rms_norm", "pixel_shuffle",
-    "pixel_unshuffle", "adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_avg_pool3d",
+    "InterpolateOptions", "linear", "batch_norm", "group_norm", "layer_norm", "rms_norm",
+    "pixel_shuffle", "pixel_unshuffle", "adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_avg_pool3d",
     "avg_pool1d", "avg_pool2d", "max_pool1d", "max_pool1d_with_indices", "max_pool2d",
     "max_pool2d_with_indices", "fold4d", "unfold4d", "UnfoldOptions",
 ]

@@ -1,6 +1,6 @@
-"""Burn's normalisation functions of ``tensor::module`` (``layer_norm``) and their siblings
-``rms_norm`` and ``group_norm``: each one op-table entry (``burn_torch.ops.norm``) with one fused
-backward.
+"""Burn's normalisation functions of ``tensor::module`` (``layer_norm``, ``batch_norm``) and
+their siblings ``rms_norm`` and ``group_norm``: each one op-table entry (``burn_torch.ops.norm``)
+with one fused backward.
 """
 from __future__ import annotations
 
@@ -92,3 +92,25 @@ def group_norm(input: Tensor, gamma: Tensor | None, beta: Tensor | None, num_gro
         _param("group_norm", "beta", beta, channels)
         tensors = (input, gamma, beta)
     return applyn(norm_ops.GROUP_NORM, tensors, (num_groups, _epsilon("group_norm", epsilon)))
+
+
+def batch_norm(input: Tensor, gamma: Tensor, beta: Tensor, mean: Tensor, variance: Tensor,
+               epsilon: float) -> Tensor:
+    """Burn's ``module::batch_norm``: ``(x - mean) / sqrt(variance + epsilon) * gamma + beta``
+    per channel of ``input`` (``[batch, channels, ...]``) with the statistics given (running
+    ones for inference, or a training path's batch ones); nothing is computed or updated but
+    the output. Every input is differentiable, the statistics included, as in Burn.
+
+    Raises TypeError for a non-Float tensor or a dtype that differs from ``input``'s (cast with
+    ``.cast(input.dtype())``), ValueError for an input of rank < 2, a ``gamma``, ``beta``,
+    ``mean`` or ``variance`` whose shape is not ``[channels]``, or a negative epsilon."""
+    _input("batch_norm", input, 2)
+    channels = input.dims()[1]
+    params = {"gamma": gamma, "beta": beta, "mean": mean, "variance": variance}
+    for name, t in params.items():
+        _param("batch_norm", name, t, channels)
+        if t.dtype() is not input.dtype():
+            raise TypeError(f"batch_norm: {name} is {t.dtype().name}, the input "
+                            f"{input.dtype().name}; cast it with .cast(input.dtype())")
+    return applyn(norm_ops.BATCH_NORM_STATS, (input, *params.values()),
+                  (_epsilon("batch_norm", epsilon),))

@@ -1,19 +1,5 @@
-"""The testing kit's pytest plugin (entry point ``burn_torch`` in ``pytest11``): the
-``burn_check`` fixture, its command-line options and a hypothesis profile for CI.
-
-Options (``pytest --help``, group ``burn_torch``):
-
-* ``--burn-torch-strategies {both,disabled,balanced}``: the checkpointing strategies every check
-  runs (default ``both``: DISABLED and BALANCED, bit-equal results required);
-* ``--burn-torch-tolerance {default,strict,loose}``: the tolerance profile, a factor on the
-  per-dtype defaults (``report.DEFAULT_TOLERANCES``): 1, 0.1 or 100;
-* ``--burn-torch-seed N``: the seed of the loss weights and finite-difference directions.
-
-Hypothesis profiles registered on import: ``burn_torch-ci`` (200 examples, derandomized, no
-deadline, no example database, the reproduction blob printed) and ``burn_torch-dev`` (25
-examples, no deadline); select one with hypothesis' own ``--hypothesis-profile``.
-
-Without installing the package: ``pytest -p burn_torch.testing.pytest_plugin``.
+"""The checks with a pytest session's options as defaults: :class:`Checker`, what the
+``burn_check`` fixture of the pytest plugin (:mod:`burn_torch_pytest`) returns.
 """
 from __future__ import annotations
 
@@ -21,7 +7,6 @@ from dataclasses import dataclass
 from typing import Callable
 
 import numpy as np
-import pytest
 import torch
 
 from ..autodiff.strategy import GradientCheckpointingStrategy as Strategy
@@ -31,19 +16,9 @@ from .inputs import Const
 from .reference import assert_matches_torch, assert_module_matches_torch
 from .report import tolerances
 
+#: The checkpointing strategies of each ``--burn-torch-strategies`` value.
 STRATEGIES = {"both": (Strategy.DISABLED, Strategy.BALANCED), "disabled": (Strategy.DISABLED,),
               "balanced": (Strategy.BALANCED,)}
-TOLERANCE_PROFILES = {"default": 1.0, "strict": 0.1, "loose": 100.0}
-
-try:
-    from hypothesis import HealthCheck, settings
-
-    settings.register_profile("burn_torch-ci", max_examples=200, derandomize=True, deadline=None,
-                              database=None, print_blob=True,
-                              suppress_health_check=[HealthCheck.too_slow])
-    settings.register_profile("burn_torch-dev", max_examples=25, deadline=None)
-except ImportError:  # hypothesis is optional: the fixture works without it
-    pass
 
 
 def _dtype(value) -> torch.dtype | None:
@@ -69,6 +44,12 @@ class Checker:
     tolerance_scale: float = 1.0
     seed: int = 0
 
+    @classmethod
+    def from_options(cls, strategies: str, tolerance_scale: float, seed: int) -> "Checker":
+        """The checker of a ``--burn-torch-strategies`` value (a key of :data:`STRATEGIES`), a
+        tolerance factor and a seed."""
+        return cls(STRATEGIES[strategies], tolerance_scale, seed)
+
     def _defaults(self, inputs, kwargs) -> dict:
         kwargs.setdefault("strategies", self.strategies)
         kwargs.setdefault("seed", self.seed)
@@ -82,31 +63,16 @@ class Checker:
 
     def matches_torch(self, burn_fn: Callable, torch_fn: Callable, *inputs, **kwargs) -> GradCheck:
         """:func:`~burn_torch.testing.assert_matches_torch` with the session's defaults."""
+        __tracebackhide__ = True
         return assert_matches_torch(burn_fn, torch_fn, *inputs, **self._defaults(inputs, kwargs))
 
     def module_matches_torch(self, burn_module, torch_module, *inputs, **kwargs) -> GradCheck:
         """:func:`~burn_torch.testing.assert_module_matches_torch` with the session's defaults."""
+        __tracebackhide__ = True
         return assert_module_matches_torch(burn_module, torch_module, *inputs,
                                            **self._defaults(inputs, kwargs))
 
     def grads_match_torch(self, fn: Callable, *inputs, **kwargs) -> GradCheck:
         """:func:`~burn_torch.testing.assert_grads_match_torch` with the session's defaults."""
+        __tracebackhide__ = True
         return assert_grads_match_torch(fn, *inputs, **self._defaults(inputs, kwargs))
-
-
-def pytest_addoption(parser) -> None:
-    group = parser.getgroup("burn_torch", "burn_torch testing kit")
-    group.addoption("--burn-torch-strategies", choices=sorted(STRATEGIES), default="both",
-                    help="checkpointing strategies each check runs (default: both)")
-    group.addoption("--burn-torch-tolerance", choices=sorted(TOLERANCE_PROFILES), default="default",
-                    help="tolerance profile: a factor on the per-dtype defaults")
-    group.addoption("--burn-torch-seed", type=int, default=0,
-                    help="seed of the loss weights and finite-difference directions")
-
-
-@pytest.fixture
-def burn_check(request) -> Checker:
-    """A :class:`Checker` configured by the ``--burn-torch-*`` options."""
-    opt = request.config.getoption
-    return Checker(STRATEGIES[opt("--burn-torch-strategies")],
-                   TOLERANCE_PROFILES[opt("--burn-torch-tolerance")], opt("--burn-torch-seed"))
