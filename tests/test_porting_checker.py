@@ -140,6 +140,7 @@ EXPECTED = {
         (12, 10, "cross_entropy_ignore_index"),
         (15, 30, "module_call"),
         (18, 11, "module_constructor_arguments"),
+        (19, 8, "batch_norm_running_var"),
     ],
     "training_idioms.py": [
         (14, 20, "lstm_batch_first"),

@@ -1196,3 +1196,29 @@ def _local_response_norm_even(node, a):
     return at(node, (node.func,))
 function_detector("rms_norm_call", {"torch.nn.functional.rms_norm", "torch.nn.RMSNorm"},
                   idiom="`nn.RMSNorm(d)`")
+
+
+# ======================================================= BatchNorm's running variance ====
+_BATCH_NORMS = {f"torch.nn.{name}" for name in ("BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "LazyBatchNorm1d",
+                                                "LazyBatchNorm2d", "LazyBatchNorm3d")} \
+    | {"torch.nn.functional.batch_norm"}  # SyncBatchNorm: the sync_batch_norm entry
+
+
+@detector("batch_norm_running_stats", ast.Attribute, ast.Name,
+          idiom="`nn.BatchNorm2d(c)` (or `norm_layer=nn.BatchNorm2d`) tracking running statistics")
+def _batch_norm_running_stats(node, a):
+    """A torch BatchNorm class or ``F.batch_norm``, called or passed on (a ``norm_layer``),
+    except in ``isinstance`` checks and with ``track_running_stats=False``."""
+    if a.side_by_side or not isinstance(node.ctx, ast.Load) or a.qualname(node) not in _BATCH_NORMS:
+        return None
+    parent = a.parent.get(node)
+    if isinstance(parent, ast.Tuple):
+        parent = a.parent.get(parent)
+    if isinstance(parent, ast.Call) and parent.func is not node and isinstance(parent.func, ast.Name) \
+            and parent.func.id in ("isinstance", "issubclass"):
+        return None
+    if isinstance(parent, ast.Call) and parent.func is node:
+        tracked = keyword(parent, "track_running_stats")
+        if tracked is not None and isinstance(tracked.value, ast.Constant) and tracked.value.value is False:
+            return None
+    return at(node)

@@ -15,6 +15,7 @@ from ...autodiff.recorder import apply1, applyn, wrap
 from ..checks import expect_input
 from ...module import Module
 from ...ops.shape import NARROW, SLICE
+from ... import validate
 from ...tensor import Tensor
 from ..activation.sigmoid import Sigmoid
 from ..activation.tanh import Tanh
@@ -76,6 +77,18 @@ def check_input(layer: str, batched_input: Tensor, d_input: int, batch_first: bo
     without ``batch_first``), naming the layer and both shapes."""
     layout = "[batch, seq" if batch_first else "[seq, batch"
     expect_input(layer, batched_input, f"{layout}, {d_input}] (d_input {d_input})", 3, {2: d_input})
+
+
+def check_state(layer: str, name: str, state, batch: int, d_hidden: int) -> None:
+    """TypeError unless ``state`` is a Tensor, ValueError unless it is ``[batch, d_hidden]``;
+    both name the expected shape (PyTorch's states carry a leading ``num_layers`` dim)."""
+    expected = f"[batch, d_hidden] = [{batch}, {d_hidden}]"
+    if not isinstance(state, Tensor):
+        raise TypeError(f"{layer}: {name} must be a Tensor {expected}, got {validate.type_name(state)}")
+    if state.dims() != [batch, d_hidden]:
+        raise ValueError(f"{layer}: {name} must be {expected}, got {state.dims()} (PyTorch's "
+                         f"recurrent states are [num_layers, batch, hidden]: pass one layer's, "
+                         f"h_0[0])")
 
 
 def zeros_state(x: Tensor, batch: int, d_hidden: int) -> Tensor:

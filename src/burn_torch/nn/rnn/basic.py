@@ -16,7 +16,7 @@ from ...ops import recurrent as recurrent_ops
 from ...tensor import Tensor
 from ..activation.activation_wrapper import ActivationConfig
 from ..initializer import Initializer
-from .base import (bi_output, BiLayer, check_input, ForwardAndField, fused_pass, is_tanh, last_step,
+from .base import (bi_output, BiLayer, check_input, check_state, ForwardAndField, fused_pass, is_tanh, last_step,
                    split_bi_state, step_order, to_batch_first, uniform_bias, zeros_state)
 from .gate_controller import describe, GateController
 
@@ -75,6 +75,8 @@ class Rnn(Module):
             reverse: bool) -> tuple[Tensor, RnnState]:
         batch = x.dims()[0 if batch_first else 1]
         hidden = zeros_state(x, batch, self.d_hidden) if state is None else state.hidden
+        if state is not None:
+            check_state("Rnn", "state.hidden", hidden, batch, self.d_hidden)
         if self.fusable():
             output = fused_pass(recurrent_ops.RNN, x, (hidden,), [self.gate], batch_first, reverse)
             return output, RnnState(last_step(output, 1 if batch_first else 0, reverse))

@@ -22,7 +22,7 @@ from ...ops import recurrent as recurrent_ops
 from ...tensor import Tensor
 from ..activation.activation_wrapper import ActivationConfig
 from ..initializer import Initializer
-from .base import (bi_output, BiLayer, check_input, ForwardAndField, fused_pass, is_sigmoid,
+from .base import (bi_output, BiLayer, check_input, check_state, ForwardAndField, fused_pass, is_sigmoid,
                    is_tanh, last_step, split_bi_state, step_order, to_batch_first, uniform_bias,
                    zeros_state)
 from .gate_controller import describe, GateController
@@ -92,6 +92,8 @@ class Gru(Module):
         batch = x.dims()[0 if batch_first else 1]
         if state is None:
             state = zeros_state(x, batch, self.d_hidden)
+        else:
+            check_state("Gru", "state", state, batch, self.d_hidden)
         if self.fusable():
             output = fused_pass(recurrent_ops.GRU, x, (state,), self.gates(), batch_first, reverse)
             return output, last_step(output, 1 if batch_first else 0, reverse)

@@ -22,7 +22,7 @@ from ...ops import recurrent as recurrent_ops
 from ...tensor import Tensor
 from ..activation.activation_wrapper import ActivationConfig
 from ..initializer import Initializer
-from .base import (bi_output, BiLayer, check_input, ForwardAndField, fused_pass, is_sigmoid,
+from .base import (bi_output, BiLayer, check_input, check_state, ForwardAndField, fused_pass, is_sigmoid,
                    is_tanh, leading, split_bi_state, step_at, step_order, to_batch_first,
                    uniform_bias, zeros_state)
 from .gate_controller import describe, GateController
@@ -115,6 +115,13 @@ class Lstm(Module):
         if state is None:
             zeros = zeros_state(x, batch, self.d_hidden)
             state = LstmState(zeros, zeros)
+        elif not isinstance(state, LstmState):
+            raise TypeError(f"Lstm: state must be an LstmState(cell, hidden) of [batch, d_hidden] = "
+                            f"[{batch}, {self.d_hidden}] tensors, got {validate.type_name(state)} "
+                            f"(PyTorch's (h_0, c_0) is LstmState(cell=c_0[0], hidden=h_0[0]))")
+        else:
+            check_state("Lstm", "state.cell", state.cell, batch, self.d_hidden)
+            check_state("Lstm", "state.hidden", state.hidden, batch, self.d_hidden)
         if self.fusable():
             seq_dim = 1 if batch_first else 0
             seq = shape[seq_dim]
