@@ -30,6 +30,7 @@ class M(nn.Module):
         self.fc = nn.Linear(4, 4)
         self.scale = nn.Parameter(torch.ones(4))
         self.rnn = nn.LSTM(4, 4)
+        self.bias = nn.Parameter(torch.zeros(4)) if True else None
         {example}
 
     def forward(self, x):

@@ -50,3 +50,37 @@ def test_every_train_step_model_trains_as_torch_and_its_captured_step_replays_bi
 def test_the_learner_overhead_benchmark_compares_runs_that_train_the_same_weights(tmp_path):
     learner_overhead = importlib.import_module("learner_overhead")
     learner_overhead.check_same_training(1, tmp_path)   # asserts bit-equal final weights
+
+
+def test_the_testing_kit_speed_cases_pass_on_correct_code():
+    """Every timed case of benchmarks/testing_kit_speed.py is a check that passes (a failing
+    case would time the failure report), and the property runs."""
+    import testing_kit_speed
+
+    for fn in testing_kit_speed.CASES.values():
+        fn()
+    testing_kit_speed.layer_norm_property()
+
+
+@pytest.mark.parametrize("program", ["mnist", "nanogpt", "lstm_lm", "seq2seq"])
+def test_each_ported_program_trains_to_torchs_weights(program):
+    programs_step = importlib.import_module("programs_step")
+    size = programs_step.PROGRAMS[program][2][0]
+    # measure() asserts both sides end on the same weights after the guard's iterations
+    _, _, worst = programs_step.measure(program, size, steps=2, rounds=1, inner=1)
+    assert worst < programs_step.TOLERANCE
+
+
+def test_table_reads_each_ratio_under_the_column_it_follows():
+    table = importlib.import_module("table")
+    harness_output = (
+        "   B,H,L | torch autograd | burn_torch |  ratio |    captured |  ratio |       floor |"
+        "  ratio | max|grad diff|\n"
+        "  8,16,4 |       100.0 µs |    95.0 µs |  0.950 |     60.0 µs |  0.600 |     45.0 µs |"
+        "  0.450 | 1.0e-07\n")
+    train_output = (
+        "   model | torch steps/s | burn_torch steps/s |  ratio | captured |  ratio | max|weight diff|\n"
+        "  mlp 64 |         100.0 |               90.0 |  1.111 |    150.0 |  0.667 | 0.0e+00\n")
+    assert table.parse_rows(harness_output) == {
+        "8,16,4": {"eager": 0.95, "captured": 0.6, "floor": 0.45}}
+    assert table.parse_rows(train_output) == {"mlp 64": {"eager": 1.111, "captured": 0.667}}

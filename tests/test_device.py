@@ -4,8 +4,8 @@ import pickle
 import pytest
 import torch
 
-from burn_torch import (AutodiffDisabledError, AutodiffError, Device, Distribution,
-                        GradientCheckpointingStrategy, Tensor)
+from burn_torch import (AutodiffDisabledError, AutodiffError, Device, DeviceUnavailableError,
+                        Distribution, GradientCheckpointingStrategy, Tensor)
 from helpers import BALANCED, DISABLED
 
 _MPS = getattr(torch.backends, "mps", None)
@@ -28,16 +28,39 @@ def test_cpu_device_uses_torch_cpu_and_has_autodiff_off():
     assert d.is_autodiff() is False
 
 
-def test_cuda_device_names_the_requested_index_without_needing_hardware():
-    assert Device.cuda(1).torch == torch.device("cuda", 1)
-    assert Device.cuda(1).is_autodiff() is False
+@pytest.mark.skipif(HAS_CUDA, reason="this torch has CUDA")
+@pytest.mark.parametrize("make", [lambda: Device.cuda(0), lambda: Device.cuda(),
+                                  lambda: Device(torch.device("cuda")), lambda: Device("cuda:1")],
+                         ids=["cuda(0)", "cuda()", "Device(torch.device('cuda'))", "Device('cuda:1')"])
+def test_a_cuda_device_on_a_torch_without_cuda_fails_at_creation(make):
+    with pytest.raises(DeviceUnavailableError, match=r"has no CUDA .*use Device\.cpu\(\)"):
+        make()
 
 
-def test_cuda_device_defaults_to_index_zero():
-    assert Device.cuda().torch == torch.device("cuda", 0)
+@pytest.mark.skipif(HAS_MPS, reason="this torch has MPS")
+def test_an_mps_device_where_mps_is_not_available_fails_at_creation():
+    with pytest.raises(DeviceUnavailableError, match="MPS is not available"):
+        Device.mps()
+
+
+def test_device_unavailable_error_is_a_runtime_error():
+    assert issubclass(DeviceUnavailableError, RuntimeError)
+
+
+@needs_cuda
+def test_a_cuda_index_beyond_the_devices_fails_at_creation():
+    with pytest.raises(DeviceUnavailableError, match=f"there are {torch.cuda.device_count()} CUDA devices"):
+        Device.cuda(torch.cuda.device_count())
+
+
+@needs_cuda
+def test_cuda_device_names_the_requested_index_and_defaults_to_zero():
+    assert Device.cuda(0).torch == torch.device("cuda", 0)
+    assert Device.cuda(0).is_autodiff() is False
     assert Device.cuda() == Device.cuda(0)
 
 
+@needs_mps
 def test_mps_device_uses_torch_mps_with_autodiff_off():
     d = Device.mps()
     assert d.torch.type == "mps"
@@ -69,7 +92,8 @@ def test_autodiff_turns_autodiff_on_with_disabled_strategy():
 
 def test_autodiff_keeps_the_torch_device():
     assert Device.cpu().autodiff().torch == torch.device("cpu")
-    assert Device.cuda(1).autodiff().torch == torch.device("cuda", 1)
+    if HAS_CUDA:
+        assert Device.cuda(0).autodiff().torch == torch.device("cuda", 0)
 
 
 def test_autodiff_is_idempotent():
@@ -213,9 +237,9 @@ def test_devices_with_different_context_are_not_equal():
 
 
 def test_devices_with_different_torch_device_are_not_equal():
-    assert Device.cpu() != Device.cuda(0)
-    assert Device.cuda(0) != Device.cuda(1)
-    assert Device.cuda(0).autodiff() != Device.cpu().autodiff()
+    meta = Device(torch.device("meta"))  # another torch device that needs no hardware
+    assert Device.cpu() != meta
+    assert meta.autodiff() != Device.cpu().autodiff()
 
 
 def test_device_is_not_equal_to_a_torch_device():

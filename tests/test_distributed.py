@@ -175,6 +175,18 @@ def scenario_training(device, rank, world) -> dict:
     return {"weights": weights(train(model, device, distributed=True))}
 
 
+def scenario_collectives(device, rank, world) -> dict:
+    x = Tensor.from_floats([float(rank), 1.0], device)
+    i = Tensor.from_ints([rank + 1], device)
+    return {"sum": dist.all_reduce(x).to_data().to_list(),
+            "mean": dist.all_reduce(x, "mean").to_data().to_list(),
+            "max": dist.all_reduce(x, "max").to_data().to_list(),
+            "int_sum": dist.all_reduce(i).to_data().to_list(),
+            "gather": dist.all_gather(x).to_data().to_list(),
+            "broadcast": dist.broadcast(x, src=world - 1).to_data().to_list(),
+            "argument": x.to_data().to_list()}
+
+
 def worker(scenario: str, out: Path) -> None:
     """One rank of a launch: runs ``scenario``, saves what it saw, exits without teardown."""
     torch.set_num_threads(1)
@@ -188,6 +200,7 @@ def worker(scenario: str, out: Path) -> None:
         result["disagree"] = scenario_disagree(device, rank, world)
         result["mismatch"] = scenario_mismatch(device, rank, world, counter)
         result["training"] = scenario_training(device, rank, world)
+        result["collectives"] = scenario_collectives(device, rank, world)
     elif scenario == "dies":
         model = dist.broadcast_module(Net(device, 0).train()).distributed()
         optim = SgdConfig().init()
@@ -537,6 +550,30 @@ def test_a_graph_without_distributed_leaves_needs_no_process_group():
 def test_without_a_process_group_the_world_is_one_process():
     assert (dist.is_initialized(), dist.rank(), dist.world_size()) == (False, 0, 1)
     dist.barrier()  # returns at once
+
+
+@WORLDS
+def test_collectives_return_the_reduction_over_ranks_and_leave_the_argument(launches, world):
+    ranks = range(world)
+    for rank, res in _suite(launches, world).items():
+        got = res["collectives"]
+        assert got["sum"] == [float(sum(ranks)), float(world)]
+        assert got["mean"] == [sum(ranks) / world, 1.0]
+        assert got["max"] == [float(world - 1), 1.0]
+        assert got["int_sum"] == [sum(r + 1 for r in ranks)]
+        assert got["gather"] == [v for r in ranks for v in (float(r), 1.0)]
+        assert got["broadcast"] == [float(world - 1), 1.0]
+        assert got["argument"] == [float(rank), 1.0], "a collective changed its argument"
+
+
+def test_collectives_without_a_process_group_return_a_copy():
+    x = Tensor.from_floats([1.0, 2.0], _cpu()).require_grad()
+    for out in (dist.all_reduce(x), dist.all_reduce(x, "mean"), dist.all_gather(x), dist.broadcast(x)):
+        assert out.to_data().to_list() == [1.0, 2.0] and not out.is_tracked()
+    with pytest.raises(ValueError, match="op must be one of sum, max, min, product, mean"):
+        dist.all_reduce(x, "avg")
+    with pytest.raises(TypeError, match="all_reduce expects a burn_torch Tensor, got torch.Tensor"):
+        dist.all_reduce(torch.zeros(2))
 
 
 def test_shard_takes_the_ranks_equal_contiguous_part():

@@ -1,6 +1,6 @@
 """The migration guide is generated from the catalog and cannot go stale.
 
-migration_guide/*.md and src/burn_torch/compat/catalog.json must equal what
+migration_guide/*.md and src/burn_torch_check/catalog.json must equal what
 ``python -m burn_torch.compat.guide`` generates from compat/ (regenerate after changing an
 entry or a section text); the code blocks of the guide's prose run; every link resolves.
 """

@@ -22,7 +22,7 @@ from burn_torch_check.fix import fix_source
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "tests" / "data" / "porting_samples"
 ENV = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
-TRAIN = "import torch\nloss = model(x)\nloss.backward()\nprint(loss.item())\n"
+TRAIN = "import torch\nloss = model.forward(x)\nloss.backward()\nprint(loss.item())\n"
 
 
 @pytest.fixture
@@ -247,10 +247,28 @@ def test_the_console_script_and_flake8_plugin_are_declared():
     assert project["entry-points"]["flake8.extension"]["BT"] == "burn_torch_check.flake8_plugin:Plugin"
 
 
-def test_the_pre_commit_hook_runs_the_console_script():
+def test_the_pre_commit_hook_installs_nothing_and_runs_without_site_packages(project):
     (hook,) = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())
-    assert hook["id"] == "burn-torch-check" and hook["entry"] == "burn-torch-check"
-    assert hook["language"] == "python" and hook["types"] == ["python"]
+    assert hook["id"] == "burn-torch-check" and hook["language"] == "script"
+    assert hook["types_or"] == ["python", "jupyter"]
+    write(project / "train.py", TRAIN)
+    # -S: no site-packages at all, so neither torch nor any installed package is importable
+    proc = subprocess.run([sys.executable, "-S", str(ROOT / hook["entry"]), "train.py"], cwd=project,
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == EXIT_FINDINGS, proc.stderr
+    assert proc.stdout.startswith("train.py:3:6: ")
+
+
+def test_the_checker_distribution_ships_the_package_without_torch():
+    dist = tomllib.loads((ROOT / "checker" / "pyproject.toml").read_text())
+    main_project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert dist["project"]["dynamic"] == main_project["dynamic"] == ["version"]
+    assert (ROOT / "checker" / dist["tool"]["hatch"]["version"]["path"]).resolve() == ROOT / "src" / "burn_torch" / "__init__.py"
+    assert not any(d.split(";")[0].strip().startswith("torch") for d in dist["project"]["dependencies"])
+    assert dist["project"]["scripts"] == main_project["scripts"]
+    shipped = dist["tool"]["hatch"]["build"]["targets"]["wheel"]["force-include"]
+    assert {(ROOT / "checker" / src).resolve() for src in shipped} == {ROOT / "src" / "burn_torch_check"}
+    assert (ROOT / "src" / "burn_torch_check" / "catalog.json").is_file()
 
 
 def test_flake8_reports_the_findings_with_their_codes(project):
@@ -282,3 +300,152 @@ def test_the_historical_module_path_still_runs():
 def test_the_torch_only_method_list_is_what_torch_and_burn_torch_say():
     from burn_torch_check.methods import METHODS_JSON, generate
     assert json.loads(METHODS_JSON.read_text()) == generate()
+
+
+# ========================================================== linter behaviour ====
+def test_virtual_environments_build_output_and_gitignored_paths_are_not_walked(project, capsys):
+    for skipped in (".venv/lib/site.py", "venv/x.py", "build/lib/y.py", "dist/z.py", ".tox/t.py",
+                    "pkg/__pycache__/c.py", "generated/g.py", "notes/draft.py"):
+        (project / skipped).parent.mkdir(parents=True, exist_ok=True)
+        write(project / skipped, "x.retain_grad()\n")
+    write(project / ".gitignore", "generated/\n*draft.py\n")
+    write(project / "train.py", "x.retain_grad()\n")
+    assert main(["."]) == EXIT_FINDINGS
+    out = capsys.readouterr().out
+    assert out.splitlines()[0].startswith("train.py:1:3: ") and "in 1 file" in out
+
+
+def test_a_file_named_explicitly_is_checked_even_if_gitignored(project, capsys):
+    write(project / ".gitignore", "*.py\n")
+    write(project / "train.py", "x.retain_grad()\n")
+    assert main(["train.py"]) == EXIT_FINDINGS
+
+
+NOTEBOOK = {"cells": [
+    {"cell_type": "markdown", "source": ["# Training\n"]},
+    {"cell_type": "code",
+     "source": ["%matplotlib inline\n", "import torch\n", "w = torch.zeros(2, requires_grad=True)\n"]},
+    {"cell_type": "code", "source": ["loss = (w * 2).sum()\n", "!nvidia-smi\n", "loss.backward()\n", "print(w.grad)"]},
+], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+
+
+def test_notebook_code_cells_are_checked_and_findings_name_their_cell(project, capsys):
+    write(project / "train.ipynb", json.dumps(NOTEBOOK))
+    assert main(["--format", "json", "."]) == EXIT_FINDINGS
+    found = [(f["path"], f["line"], f["col"], f["id"]) for f in json.loads(capsys.readouterr().out)]
+    assert found == [("train.ipynb:cell_2", 3, 20, "require_grad_needs_autodiff"),
+                     ("train.ipynb:cell_3", 3, 6, "backward_returns_container"),
+                     ("train.ipynb:cell_3", 4, 9, "backward_returns_container")]
+
+
+def test_a_file_that_is_not_a_notebook_is_a_usage_error(project, capsys):
+    write(project / "broken.ipynb", "{not json")
+    assert main(["broken.ipynb"]) == EXIT_USAGE
+    assert "broken.ipynb: cannot check: not a notebook" in capsys.readouterr().err
+
+
+def test_a_closed_pipe_ends_the_run_without_a_traceback():
+    proc = subprocess.Popen([sys.executable, "-m", "burn_torch_check", str(SAMPLES)], cwd=ROOT, env=ENV,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0)
+    proc.stdout.read(10)
+    proc.stdout.close()  # what `| head -c 10` does
+    err = proc.stderr.read().decode()
+    proc.wait(timeout=120)
+    assert "Traceback" not in err and "BrokenPipeError" not in err, err
+
+
+def test_version_list_and_explain(capsys):
+    assert main(["--version"]) == EXIT_CLEAN
+    assert capsys.readouterr().out.startswith("burn-torch-check 0.1.0")
+    assert main(["--list-rules"]) == EXIT_CLEAN
+    rules = capsys.readouterr().out.splitlines()
+    assert len(rules) == len(catalog()) and rules[0].split()[:3] == ["BT101", "loud", "tensor_constructor"]
+    assert main(["--explain", "bt205"]) == EXIT_CLEAN
+    text = capsys.readouterr().out
+    assert text.startswith("BT205 backward_returns_container (silent)")
+    assert "How to port: grads = loss.backward()" in text
+    assert main(["--explain", "BT999"]) == EXIT_USAGE
+
+
+def test_the_guide_is_named_by_a_path_that_works_from_anywhere(project, capsys):
+    write(project / "train.py", TRAIN)
+    main(["train.py"])
+    guide = capsys.readouterr().out.splitlines()[-1].rpartition("(")[2].rstrip(").")
+    assert Path(guide).is_absolute() and Path(guide).is_file()
+
+
+def test_an_unknown_noqa_code_or_entry_is_reported(project, capsys):
+    write(project / "loud.py", "x.retain_grad()  # noqa: BT999, retain_grap, E501\ny = 1  # noqa: BT212\n")
+    main(["loud.py"])
+    err = capsys.readouterr().err.splitlines()
+    assert err == ["loud.py:1: warning: # noqa names no burn-torch-check code or entry: bt999",
+                   "loud.py:1: warning: # noqa names no burn-torch-check code or entry: retain_grap"]
+
+
+def test_diff_prints_the_rewrites_and_writes_nothing(project, capsys):
+    path = write(project / "train.py", FIXABLE)
+    assert main(["--diff", "train.py"]) == EXIT_FINDINGS
+    out = capsys.readouterr().out
+    assert path.read_text() == FIXABLE
+    assert out.startswith("--- a/train.py\n+++ b/train.py\n")
+    assert "-total = x.sum(1)  # per row\n" in out and "+total = x.sum_dim(1).squeeze_dim(1)  # per row\n" in out
+    write(project / "clean.py", "import torch\n")
+    assert main(["--diff", "clean.py"]) == EXIT_CLEAN
+
+
+def test_plain_flake8_does_not_report_bt_findings(project):
+    write(project / ".flake8", "[flake8:local-plugins]\nextension =\n    BT = burn_torch_check.flake8_plugin:Plugin\n")
+    write(project / "train.py", TRAIN)
+    plain = subprocess.run([sys.executable, "-m", "flake8", "train.py"], cwd=project, env=ENV,
+                           capture_output=True, text=True, timeout=120)
+    assert " BT" not in plain.stdout and "F821" in plain.stdout
+    enabled = subprocess.run([sys.executable, "-m", "flake8", "--enable-extensions", "BT", "train.py"],
+                             cwd=project, env=ENV, capture_output=True, text=True, timeout=120)
+    assert " BT205 " in enabled.stdout
+
+
+# ===================================================== --fix never breaks code ====
+PORT_TO_FIX = """\
+from burn_torch import Device, Tensor, nn
+
+device = Device.cpu()
+model = nn.LinearConfig(3, 2).init(device)
+
+
+def train():
+    model.train()  # a global read in a function: rebinding it here would make it local
+    return model
+
+
+y = model(Tensor.ones([2, 3], device))
+z = y.reshape(4, 1).pow(2).squeeze(1)
+value = z.sum().item()
+train()
+"""
+
+
+def test_fixed_code_runs_where_the_original_was_meant_to():
+    findings = check_source(PORT_TO_FIX, "port.py")
+    fixed, applied = fix_source(PORT_TO_FIX, findings)
+    assert applied == 5 and "model = model.train()" not in fixed
+    with pytest.raises(TypeError):
+        exec(compile(PORT_TO_FIX, "port.py", "exec"), {})
+    scope: dict = {}
+    exec(compile(fixed, "port.py", "exec"), scope)
+    assert scope["z"].dims() == [4] and isinstance(scope["value"], float)
+
+
+def test_a_discarded_train_of_a_local_or_an_attribute_is_rebound():
+    src = "def f(model):\n    model.train()\n    self.net.train()\n    return model\n"
+    fixed, _ = fix_source(src, check_source(src, "x.py"))
+    assert fixed == "def f(model):\n    model = model.train()\n    self.net = self.net.train()\n    return model\n"
+
+
+@pytest.mark.parametrize("source", sorted((ROOT / "tests" / "data" / "porting_corpus").glob("*.py"))
+                         + sorted(SAMPLES.glob("*.py")), ids=lambda p: p.name)
+def test_fixing_twice_changes_nothing_more_and_the_result_parses(source):
+    text = source.read_text(encoding="utf-8")
+    once, _ = fix_source(text, check_source(text, source.name))
+    compile(once, source.name, "exec")
+    twice, applied = fix_source(once, check_source(once, source.name))
+    assert (twice, applied) == (once, 0)

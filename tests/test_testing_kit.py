@@ -18,7 +18,8 @@ from burn_torch.autodiff import recorder
 from burn_torch.autodiff.recorder import apply1, apply2
 from burn_torch.ops import OPS
 from burn_torch.ops.table import MEMORY, PASS, defop, vjp
-from burn_torch.testing import (Const, assert_grads_match_torch, check_grads_numerically, covered_ops,
+from burn_torch.testing import (Const, assert_grads_match_torch, assert_matches_torch,
+                                check_grads_numerically, covered_ops,
                                 covers, torch_oracle_mode)
 from burn_torch.testing import strategies
 
@@ -112,6 +113,58 @@ def test_wrong_rule_fails_with_the_worst_differences_and_their_index():
     assert "worst rel diff 1 at [1, 2]" in message
 
 
+def test_a_failure_report_lists_the_inputs_with_their_exact_values():
+    x = np.array([[0.1, 1 / 3], [-2.5e-8, 7.0]])
+    with pytest.raises(AssertionError) as err:
+        assert_matches_torch(lambda x, w: x.exp() * 1.001 + w, lambda x, w: torch.exp(x) + w,
+                             x, Const(np.float32([[1.5, 2.0]])), seed=3)
+    message = str(err.value)
+    assert "seed=3" in message and "repeat the call with them and the same seed" in message
+    shown = re.search(r"x \(input 0\) = (\[\[.*?\]\]) \(float64\)", message, re.S).group(1)
+    assert np.array_equal(np.array(eval(shown)), x)  # every digit: the call can be repeated
+    assert "w (input 1) = [[1.5, 2. ]] (float32)" in message
+
+
+def test_a_failure_report_gives_large_inputs_by_shape():
+    with pytest.raises(AssertionError, match=r"x \(input 0\) = <float64 tensor of shape \[5, 13\]>"):
+        assert_matches_torch(lambda x: x.exp() * 1.001, torch.exp, np.ones((5, 13)))
+
+
+def _threads_seen(x):
+    _threads_seen.during = torch.get_num_threads()
+    return x.exp()
+
+
+@pytest.mark.parametrize("check", [
+    lambda x: assert_matches_torch(_threads_seen, torch.exp, x),
+    lambda x: assert_grads_match_torch(_threads_seen, x),
+    lambda x: check_grads_numerically(_threads_seen, x)], ids=["reference", "oracle", "numeric"])
+def test_a_small_check_runs_on_one_torch_thread_and_restores_the_setting(check):
+    before = torch.get_num_threads()
+    torch.set_num_threads(2)
+    try:
+        check(X)
+        assert _threads_seen.during == 1 and torch.get_num_threads() == 2
+        with pytest.raises(AssertionError):  # restored after a failing check too
+            assert_matches_torch(_threads_seen, lambda x: torch.exp(x) + 1, X)
+        assert torch.get_num_threads() == 2
+    finally:
+        torch.set_num_threads(before)
+
+
+def test_a_large_check_keeps_the_threads():
+    from burn_torch.testing.threads import SMALL_CHECK_ELEMENTS
+
+    before = torch.get_num_threads()
+    torch.set_num_threads(2)
+    try:
+        assert_matches_torch(_threads_seen, torch.exp, np.zeros(SMALL_CHECK_ELEMENTS + 1),
+                             numeric=False)
+        assert _threads_seen.during == 2
+    finally:
+        torch.set_num_threads(before)
+
+
 def test_report_names_only_the_leaf_with_the_wrong_gradient():
     with throwaway_op("kit_wrong_mul", torch.mul, vjp(lambda g, s: g * s.b, "b"),
                       vjp(lambda g, s: g * s.a * 2.0, "a"), inputs=("a", "b")) as op:
@@ -185,6 +238,44 @@ def test_directional_check_names_the_leaf_whose_part_disagrees():
 def test_numeric_false_skips_the_directional_check():
     with throwaway_op("kit_straight_through_sin", _straight_through_sin, PASS) as op:
         assert_grads_match_torch(lambda x: apply1(op, x), X, numeric=False)
+
+
+def _values_picked(picked: bool) -> np.ndarray:
+    """A [3, 4] float64 input that the reference's finite-difference sampling picks (or not)."""
+    from burn_torch.testing.inputs import prepare_all
+    from burn_torch.testing.reference import sampled
+
+    return next(x for x in (X + k for k in range(64)) if sampled(prepare_all([x])) is picked)
+
+
+def _straight_through_twin(x):
+    """A torch twin with the same wrong gradient as the straight-through op: the identity's."""
+    return x + (torch.sin(x) - x).detach()
+
+
+@pytest.mark.parametrize("picked", [True, False])
+def test_the_reference_samples_finite_differences_by_the_input_values(picked):
+    x = _values_picked(picked)
+    with throwaway_op("kit_straight_through_sin", _straight_through_sin, PASS) as op:
+        def burn_fn(x):
+            return apply1(op, x)
+        with pytest.raises(AssertionError, match="finite differences along a random direction"):
+            assert_matches_torch(burn_fn, _straight_through_twin, x, numeric=True)
+        assert_matches_torch(burn_fn, _straight_through_twin, x, numeric=False)
+        if picked:  # the same input is always picked: a hypothesis failure replays
+            for _ in range(2):
+                with pytest.raises(AssertionError, match="finite differences"):
+                    assert_matches_torch(burn_fn, _straight_through_twin, x)
+        else:
+            assert_matches_torch(burn_fn, _straight_through_twin, x)
+
+
+def test_about_one_call_in_four_is_picked_for_finite_differences():
+    from burn_torch.testing.inputs import prepare_all
+    from burn_torch.testing.reference import sampled
+
+    picked = sum(sampled(prepare_all([X + k])) for k in range(400))
+    assert 70 <= picked <= 130  # CRC-32 of the values: deterministic, spread like 1 in 4
 
 
 def test_directional_check_runs_in_float64_for_float32_inputs():
@@ -373,15 +464,43 @@ def test_a_failing_example_shows_the_values_and_shrinks_them():
     assert sorted(found.tolist())[:2] == [0.0, 0.0]  # shrunk: the other values went to 0
 
 
-def test_hypothesis_prints_the_drawn_array():
-    @settings(database=None, max_examples=50)
-    @given(a=strategies.edge_arrays((3,)))
+@pytest.mark.parametrize("strategy, distinct_values", [
+    (strategies.edge_arrays((3,)), 1), (strategies.float_arrays((3,)), 1),
+    (strategies.float_arrays(strategies.shapes(1, 1, 3, 3)), 1),
+    (strategies.float_arrays((3,), distinct=True), 3)],
+    ids=["edge_arrays", "float_arrays", "float_arrays of drawn shapes", "distinct float_arrays"])
+def test_hypothesis_prints_the_drawn_array_shrunk(strategy, distinct_values):
+    @settings(database=None, max_examples=20)
+    @given(a=strategy)
     def check(a):
-        assert not (a > 1.0).any()
+        assert a.shape != (3,)  # fails on every example: hypothesis reports the shrunk one
 
     with pytest.raises(AssertionError) as err:
         check()
-    assert "a=array([" in "\n".join(getattr(err.value, "__notes__", []))
+    shown = re.search(r"a=(array\(\[.*?\]\))", "\n".join(err.value.__notes__), re.S)
+    assert shown, err.value.__notes__
+    values = np.array(eval(shown.group(1), {"array": np.array}))
+    assert values.shape == (3,) and len(np.unique(values)) == distinct_values
+
+
+def test_float_arrays_shrink_towards_the_middle_of_the_range():
+    from hypothesis import find
+
+    found = find(strategies.float_arrays((4,), 1.0, 3.0), lambda a: (a > 2.5).any(),
+                 settings=settings(database=None))
+    assert (np.sort(found)[:3] == np.float64(2.0 + 1 / 2 ** 16)).all()  # the others at the middle
+    assert 2.5 < found.max() < 2.5 + 1e-4  # the one that matters, as small as it can be
+
+
+def test_float_arrays_never_hit_the_bounds_the_middle_or_an_avoided_value():
+    from hypothesis import find
+    from hypothesis.errors import NoSuchExample
+
+    strategy = strategies.float_arrays((6,), -2.0, 2.0, avoid=1.0, margin=0.5)
+    with pytest.raises(NoSuchExample):
+        find(strategy, lambda a: bool(np.isin(a, [-2.0, 0.0, 0.5, 1.0, 1.5]).any()
+                                      or (np.abs(a - 1.0) < 0.5).any()),
+             settings=settings(database=None, max_examples=300))
 
 
 def test_oracle_reports_a_gradient_burn_does_not_produce_as_missing():

@@ -130,5 +130,5 @@ def test_the_migration_guide_lists_every_row():
 @pytest.mark.parametrize("row", [r for r in sorted(CASES) if RULES[r].derivative])
 def test_finite_differences_call_a_derivative_rows_point_non_smooth_not_wrong(row):
     case = CASES[row]
-    res = assert_matches_torch(case.burn, case.twin, *case.inputs, loss="sum")
+    res = assert_matches_torch(case.burn, case.twin, *case.inputs, loss="sum", numeric=True)
     assert [n for n in res.notes if n.startswith("non-smooth point")]

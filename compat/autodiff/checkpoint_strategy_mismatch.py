@@ -8,7 +8,7 @@ ID = "checkpoint_strategy_mismatch"
 TITLE = "Autodiff operands must share a checkpointing strategy"
 CATEGORY = "autodiff"
 SEVERITY = "loud"
-DETECTORS = ()
+DETECTORS = ("checkpointing_strategy_operands",)
 WHAT = "combining autodiff tensors with different checkpointing strategies raises StrategyMismatchError"
 WHY = """Each autodiff tensor carries its checkpointing strategy, and an operation's operands must
 agree on it. In PyTorch a checkpointed region's output combines freely with anything. A tensor

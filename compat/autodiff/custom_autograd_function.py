@@ -7,7 +7,7 @@ ID = "custom_autograd_function"
 TITLE = "A custom `torch.autograd.Function`'s backward never runs on burn_torch tensors"
 CATEGORY = "autodiff"
 SEVERITY = "silent"
-DETECTORS = ()
+DETECTORS = ("autograd_function_class",)
 WHAT = "Function.apply(x) just runs forward with burn_torch ops; their own gradients replace your backward"
 WHY = """`torch.autograd.Function` hooks into torch autograd, which burn_torch never uses.
 Called on a burn_torch tensor, `apply` runs `forward` as plain Python: its burn_torch operations

@@ -8,7 +8,7 @@ ID = "integer_gradients"
 TITLE = "Int tensors carry autodiff but are never tracked"
 CATEGORY = "autodiff"
 SEVERITY = "loud"
-DETECTORS = ()
+DETECTORS = ("integer_requires_grad",)
 WHAT = "require_grad() on an Int or Bool tensor raises TypeError; they keep the autodiff association only"
 WHY = """Only Float tensors take part in the graph. An Int or Bool tensor created on an autodiff device
 carries the device's autodiff association (`is_autodiff()` is True, as in Burn) but is never

@@ -8,7 +8,7 @@ ID = "mixing_tracked_untracked"
 TITLE = "A tensor without autodiff mixed into a tracked computation is a constant"
 CATEGORY = "autodiff"
 SEVERITY = "silent"
-DETECTORS = ()
+DETECTORS = ("untracked_operand",)
 WHAT = "operands without autodiff (or untracked) are constants of a tracked operation, never errors"
 WHY = """When an operation combines a tensor with autodiff and one without, Burn runs it with
 autodiff and treats the other operand as a constant; the operand itself is unchanged. PyTorch

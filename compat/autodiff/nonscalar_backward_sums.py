@@ -8,7 +8,7 @@ ID = "nonscalar_backward_sums"
 TITLE = "`backward()` on a non-scalar output sums it instead of raising"
 CATEGORY = "autodiff"
 SEVERITY = "silent"
-DETECTORS = ()
+DETECTORS = ("unreduced_backward",)
 WHAT = "backward() on a non-scalar tensor is seeded with ones (same as .sum()); PyTorch raises"
 WHY = """Burn seeds every backward pass with ones of the output's shape, so any tensor can be
 backpropagated and a non-scalar output behaves as its sum. PyTorch refuses to guess and raises

@@ -8,7 +8,7 @@ ID = "quantized_cannot_require_grad"
 TITLE = "Quantized tensors ignore `require_grad()` instead of raising"
 CATEGORY = "autodiff"
 SEVERITY = "silent"
-DETECTORS = ()
+DETECTORS = ("quantized_requires_grad",)
 WHAT = "require_grad() and set_require_grad() return a quantized tensor unchanged (never tracked)"
 WHY = """Quantized tensors cannot keep gradients in Burn, and its `require_grad()` /
 `set_require_grad(...)` leave them unchanged rather than panicking. PyTorch raises when a

@@ -8,7 +8,7 @@ ID = "second_backward_consumed"
 TITLE = "A second backward through a consumed graph raises (before touching anything)"
 CATEGORY = "autodiff"
 SEVERITY = "loud"
-DETECTORS = ()
+DETECTORS = ("backward_through_consumed_graph",)
 WHAT = "backward through an already consumed intermediate raises GraphConsumedError, checked up front"
 WHY = """Backward consumes the recorded steps reachable from the output, as PyTorch frees its saved
 tensors. Both refuse a second pass through them; Burn checks the whole ancestry before consuming

@@ -8,7 +8,7 @@ ID = "set_require_grad_non_leaf"
 TITLE = "`set_require_grad(False)` on an intermediate cuts it from the graph"
 CATEGORY = "autodiff"
 SEVERITY = "silent"
-DETECTORS = ()
+DETECTORS = ("intermediate_requires_grad_off",)
 WHAT = "set_require_grad(False) on a tracked intermediate returns an untracked constant; PyTorch raises"
 WHY = """PyTorch only lets leaves change `requires_grad` and points to `detach()` for intermediates.
 Burn's `set_require_grad(False)` starts a new untracked lineage on any tensor: the result keeps its

@@ -9,7 +9,7 @@ ID = "attention_mask_polarity"
 TITLE = "An attention mask is True where a position is *masked out*"
 CATEGORY = "modules"
 SEVERITY = "silent"
-DETECTORS = ()
+DETECTORS = ("sdpa_attention_mask",)
 WHAT = "attention(q, k, v, mask) drops positions where mask is True; scaled_dot_product_attention keeps them"
 WHY = """Burn's attention masks (`module_ops.attention`'s `mask`, `MhaInput`'s `mask_pad` and
 `mask_attn`) mark the positions to *remove* (their scores become -inf), the convention of

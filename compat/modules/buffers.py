@@ -9,7 +9,7 @@ ID = "buffers"
 TITLE = "Buffers are frozen `Param`s (saved) or plain tensor attributes (not saved)"
 CATEGORY = "modules"
 SEVERITY = "loud"
-DETECTORS = ()
+DETECTORS = ("register_buffer_call",)
 WHAT = "modules have no register_buffer; state that is saved but not trained is a Param with set_require_grad(False)"
 WHY = """Burn modules have no buffers: everything a module holds is a field. State that must be
 saved and loaded with the weights but not trained (BatchNorm's running statistics) is a

@@ -8,7 +8,7 @@ ID = "lstm_batch_first"
 TITLE = "`Lstm` is batch-first by default (`torch.nn.LSTM` is seq-first)"
 CATEGORY = "modules"
 SEVERITY = "silent"
-DETECTORS = ()
+DETECTORS = ("lstm_without_batch_first",)
 WHAT = "LstmConfig's batch_first defaults to True; a [seq, batch, feat] input runs as [batch, seq, feat]"
 WHY = """Burn's `LstmConfig` defaults `batch_first` to true, `torch.nn.LSTM` to false. Both accept
 any rank-3 input, so a PyTorch sequence laid out `[seq, batch, features]` runs without an error

@@ -7,7 +7,7 @@ ID = "lstm_config_bias_argument"
 TITLE = "`LstmConfig`'s third argument is `bias`, not `num_layers`"
 CATEGORY = "modules"
 SEVERITY = "silent"
-DETECTORS = ()
+DETECTORS = ("lstm_num_layers",)
 WHAT = "LstmConfig(8, 16, 2) is a one-layer LSTM with bias=2; torch.nn.LSTM(8, 16, 2) has two layers"
 WHY = """Burn's `LstmConfig::new(d_input, d_hidden, bias)` takes the bias flag third, where
 `torch.nn.LSTM(input_size, hidden_size, num_layers)` takes the number of layers. A truthy `2` is

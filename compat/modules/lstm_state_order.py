@@ -8,7 +8,7 @@ ID = "lstm_state_order"
 TITLE = "An LSTM's state is `(cell, hidden)`, PyTorch's `(h, c)`"
 CATEGORY = "modules"
 SEVERITY = "silent"
-DETECTORS = ()
+DETECTORS = ("lstm_state_tuple",)
 WHAT = "Lstm.forward returns LstmState(cell, hidden); unpacking it as torch's (h, c) swaps the two"
 WHY = """Burn's `LstmState` holds the cell state first and the hidden state second; PyTorch's
 `nn.LSTM` returns and takes `(h_n, c_n)`. Both are tuples of two tensors of the same shape, so

@@ -9,7 +9,7 @@ ID = "module_apply_init"
 TITLE = "Initialize through the configs, not `module.apply(init_fn)`"
 CATEGORY = "modules"
 SEVERITY = "loud"
-DETECTORS = ()
+DETECTORS = ("module_apply_or_init",)
 WHAT = "modules have no apply(fn) and torch.nn.init's in-place functions cannot write into a Param"
 WHY = """PyTorch initializes by walking the built model and overwriting weights in place
 (`model.apply(fn)` with `torch.nn.init.*_`). Burn chooses the initializer when the parameters are

@@ -8,7 +8,7 @@ ID = "module_call"
 TITLE = "Modules are not callable: `model.forward(x)`"
 CATEGORY = "modules"
 SEVERITY = "loud"
-DETECTORS = ()
+DETECTORS = ("module_called",)
 WHAT = "model(x) raises TypeError: call model.forward(x) (modules have no __call__ or hooks)"
 WHY = """Burn modules are plain structs with a `forward` method, and burn_torch's `Module` adds no
 `__call__` (there are no forward hooks to run around it). Submodule calls inside `forward` are

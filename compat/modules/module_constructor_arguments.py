@@ -7,7 +7,7 @@ ID = "module_constructor_arguments"
 TITLE = "Layers are built from configs: `nn.LinearConfig(4, 128).init(device)`"
 CATEGORY = "modules"
 SEVERITY = "silent"
-DETECTORS = ()
+DETECTORS = ("layer_built_from_arguments",)
 WHAT = "nn.Linear(4, 128) stores 4 and 128 as its weight and bias fields; only forward fails later"
 WHY = """In Burn a layer's constructor takes its parts (`Linear(weight, bias)`); its
 hyperparameters go into a config whose `init(device)` creates the parameters

@@ -13,7 +13,7 @@ ID = "target_network_copy"
 TITLE = "Target networks and EMA: `copy.deepcopy` keeps ParamIds; `model.map(NewParamIds())`"
 CATEGORY = "modules"
 SEVERITY = "loud"
-DETECTORS = ()
+DETECTORS = ("target_network_update",)
 WHAT = "copy.deepcopy keeps ParamIds: a target network inside the trained module makes from_grads raise TiedParamError"
 WHY = """PyTorch keeps a target network (BYOL, MoCo, DQN, an EMA of weights) as
 `copy.deepcopy(online)`, often as an attribute of the module it trains, and updates it in place

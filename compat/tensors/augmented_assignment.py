@@ -7,7 +7,7 @@ ID = "augmented_assignment"
 TITLE = "`x += y` rebinds `x`; aliases keep the old value"
 CATEGORY = "tensors"
 SEVERITY = "silent"
-DETECTORS = ()
+DETECTORS = ("tensor_augmented_assignment",)
 WHAT = "x += y builds a new tensor and rebinds x: other names for the old tensor do not change"
 WHY = """PyTorch implements `+=`, `-=`, `*=` and `/=` in place, so every name (list entry, module
 attribute, optimizer state) referring to the tensor sees the update. burn_torch tensors are

@@ -7,7 +7,7 @@ ID = "device_dtype_methods"
 TITLE = "`device()` and `dtype()` are methods: `x.dtype == DType.F32` is always False"
 CATEGORY = "tensors"
 SEVERITY = "silent"
-DETECTORS = ()
+DETECTORS = ("device_dtype_attribute",)
 WHAT = "x.device / x.dtype without parentheses are bound methods; comparisons with them are silently False"
 WHY = """Burn's `Tensor::device()` and `Tensor::dtype()` are methods, as are `dims()` and
 `shape()`. PyTorch's `x.device` and `x.dtype` are attributes. Translated without the call, a

@@ -8,7 +8,7 @@ ID = "indexing"
 TITLE = "No `x[...]` indexing: `slice`, `slice_dim`, `select_dim`, `select`, `narrow`"
 CATEGORY = "tensors"
 SEVERITY = "loud"
-DETECTORS = ()
+DETECTORS = ("tensor_subscript",)
 WHAT = "tensors are not subscriptable; slicing is a method taking Python slice objects, and keeps the rank"
 WHY = """Burn slices with explicit ranges and never drops a dimension by indexing: `x.slice(ranges)`
 takes one Python `slice` per leading dimension (`x.slice([slice(0, 1)])` is `x[0:1]`), and

@@ -7,7 +7,7 @@ ID = "integer_division"
 TITLE = "Dividing Int tensors is an integer division"
 CATEGORY = "tensors"
 SEVERITY = "silent"
-DETECTORS = ()
+DETECTORS = ("integer_true_division",)
 WHAT = "Int / Int (or / scalar) stays Int and truncates toward zero; PyTorch's / returns floats"
 WHY = """Burn's tensor kinds do not promote: dividing an Int tensor is an integer operation that
 keeps the Int kind, as in Burn (truncating toward zero). PyTorch's `/` is true division and

@@ -8,7 +8,7 @@ ID = "integer_mean"
 TITLE = "`mean()` of an Int tensor is a truncated Int"
 CATEGORY = "tensors"
 SEVERITY = "silent"
-DETECTORS = ()
+DETECTORS = ("integer_mean_call",)
 WHAT = "mean() / mean_dim() of an Int tensor returns an Int (truncated); PyTorch refuses integer means"
 WHY = """Burn computes the mean of an Int tensor in its own kind: the sum divided by the count with
 integer division. PyTorch cannot infer a floating output type for an integer mean and raises.

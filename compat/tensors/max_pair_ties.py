@@ -7,7 +7,7 @@ ID = "max_pair_ties"
 TITLE = "`torch.maximum(a, b)` is not `a.max_pair(b)` at ties and NaNs"
 CATEGORY = "tensors"
 SEVERITY = "silent"
-DETECTORS = ()
+DETECTORS = ("elementwise_max_pair",)
 WHAT = "max_pair/min_pair give a tie's whole gradient to self and keep self where other is NaN"
 WHY = """Burn's `a.max_pair(b)` is `a.mask_where(a.lower(b), b)`: where the two are equal the
 value and the whole gradient come from `a`, and where `b` is NaN the comparison is false, so the

@@ -8,7 +8,7 @@ ID = "mixed_kind_arithmetic"
 TITLE = "No promotion between Int and Float"
 CATEGORY = "tensors"
 SEVERITY = "loud"
-DETECTORS = ()
+DETECTORS = ("mixed_kind_operator",)
 WHAT = "an Int tensor combined with a float scalar or a Float tensor raises TypeError; PyTorch promotes"
 WHY = """Burn's tensor kind (Float, Int, Bool) is part of the tensor's type and operations never
 change it implicitly. PyTorch promotes integer tensors to floating point when mixed with floats."""

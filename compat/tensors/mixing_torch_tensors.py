@@ -8,7 +8,7 @@ ID = "mixing_torch_tensors"
 TITLE = "torch tensors and burn_torch tensors do not mix"
 CATEGORY = "tensors"
 SEVERITY = "loud"
-DETECTORS = ()
+DETECTORS = ("torch_value_meets_burn",)
 WHAT = "operators between a burn_torch Tensor and a torch.Tensor or numpy array raise TypeError, either side"
 WHY = """A burn_torch tensor wraps torch storage but is not a `torch.Tensor`, and its operators only
 accept burn_torch tensors and Python scalars, so a half-ported program fails where the two meet

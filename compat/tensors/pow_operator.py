@@ -8,7 +8,7 @@ ID = "pow_operator"
 TITLE = "No `**` operator: `powf_scalar`, `powf`, `powi` or `square`"
 CATEGORY = "tensors"
 SEVERITY = "loud"
-DETECTORS = ()
+DETECTORS = ("pow_operator",)
 WHAT = "tensors do not implement ** (nor pow); Burn names the power by its exponent's kind"
 WHY = """Burn has no `Pow` operator overload: the power is a method named after the exponent,
 `powf_scalar(2.0)` (a float exponent), `powi_scalar(2)` (an integer one), `powf(t)` / `powi(t)`

@@ -8,7 +8,7 @@ ID = "renamed_methods"
 TITLE = "`item()`, `view()`, `tolist()` and friends have Burn's names"
 CATEGORY = "tensors"
 SEVERITY = "loud"
-DETECTORS = ("renamed_method_call",)
+DETECTORS = ("renamed_method_call", "squeeze_with_dim")
 WHAT = "PyTorch-only method names do not exist: item, tolist, numpy, view, dim, numel, masked_fill, squeeze, long..."
 WHY = """burn_torch keeps Burn's method names (the API reference lists them): `into_scalar()` for `item()`,
 `to_data().to_list()` / `to_data().to_numpy()` for `tolist()` / `numpy()`, `reshape(dims)` for

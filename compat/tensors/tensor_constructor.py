@@ -8,7 +8,7 @@ ID = "tensor_constructor"
 TITLE = "Tensors are created with an explicit device: `Tensor.from_data(data, device)`"
 CATEGORY = "tensors"
 SEVERITY = "loud"
-DETECTORS = ()
+DETECTORS = ("tensor_type_constructor",)
 WHAT = "Tensor(...) cannot be called; creation functions take the device (and with it, the autodiff context)"
 WHY = """As in Burn, every creation function takes the device the tensor lives on, and the device
 decides whether the tensor carries autodiff (`Device.cpu().autodiff()`). There is no implicit

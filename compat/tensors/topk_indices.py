@@ -8,7 +8,7 @@ ID = "topk_indices"
 TITLE = "`topk` returns the values only; `topk_with_indices` returns both"
 CATEGORY = "tensors"
 SEVERITY = "loud"
-DETECTORS = ()
+DETECTORS = ("topk_indices_use",)
 WHAT = "Tensor.topk(k, dim) is the values tensor; unpacking it into (values, indices) fails"
 WHY = """Burn splits PyTorch's `topk` in two: `topk(k, dim)` returns the values and
 `topk_with_indices(k, dim)` the pair (as `max_dim` / `max_dim_with_indices`). Burn also requires

@@ -9,7 +9,7 @@ ID = "conv_kernel_autotuning"
 TITLE = "Convolutions are autotuned: equal to `F.conv1d`/`F.conv2d` to float32 rounding, not bit for bit"
 CATEGORY = "testing"
 SEVERITY = "silent"
-DETECTORS = ()
+DETECTORS = ("deterministic_kernels",)
 WHAT = "1-D and 2-D float32 convolutions are autotuned: values agree with F.conv1d/F.conv2d to float32 rounding, not bit for bit"
 WHY = """As Burn's autotune does, burn_torch times torch's kernels on the first call of each
 shape and runs the fastest from then on (`burn_torch.autotune`): a 1-D or 2-D float32 convolution on CPU

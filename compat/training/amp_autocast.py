@@ -8,7 +8,7 @@ ID = "amp_autocast"
 TITLE = "No automatic mixed precision: no `autocast`, no `GradScaler`; cast explicitly"
 CATEGORY = "training"
 SEVERITY = "loud"
-DETECTORS = ()
+DETECTORS = ("autocast_or_grad_scaler",)
 WHAT = "torch.autocast around burn_torch code changes kernels' dtypes behind autodiff's back; backward fails"
 WHY = """Burn has no autocast: each tensor has one dtype, chosen when it is created or cast, and
 its gradient has the same dtype. `torch.autocast` rewrites the dtypes inside torch's kernels,

@@ -8,7 +8,7 @@ ID = "data_parallel"
 TITLE = "Data parallelism is `burn_torch.distributed`, not `DataParallel`/`DistributedDataParallel`"
 CATEGORY = "training"
 SEVERITY = "loud"
-DETECTORS = ()
+DETECTORS = ("data_parallel_wrap",)
 WHAT = "torch's DataParallel/DistributedDataParallel wrap torch.nn.Modules; a burn_torch module is not one"
 WHY = """PyTorch's wrappers call the wrapped `nn.Module` and hook torch autograd to all-reduce
 `.grad`; neither exists for a burn_torch module (it is not callable, and torch autograd is

@@ -8,7 +8,7 @@ ID = "distributions"
 TITLE = "No `torch.distributions`: sample with `Tensor.random` and reparameterize by hand"
 CATEGORY = "training"
 SEVERITY = "loud"
-DETECTORS = ()
+DETECTORS = ("distribution_object",)
 WHAT = "torch.distributions only takes torch tensors; burn_torch has random sampling but no distribution objects"
 WHY = """Burn (and burn_torch) sample with `Tensor.random(shape, Distribution, device)`, which
 is untracked; there are no distribution objects with `rsample`/`log_prob`. A reparameterized

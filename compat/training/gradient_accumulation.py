@@ -9,7 +9,7 @@ ID = "gradient_accumulation"
 TITLE = "Accumulate gradients with `GradientsAccumulator`"
 CATEGORY = "training"
 SEVERITY = "silent"
-DETECTORS = ()
+DETECTORS = ("accumulated_step",)
 WHAT = "backward passes do not add up: without an accumulator only the last micro-batch's gradients are used"
 WHY = """PyTorch accumulates micro-batches by calling backward several times without `zero_grad`.
 Every Burn backward pass returns a fresh container, so the same loop keeps only the last one.

@@ -16,7 +16,7 @@ WHY = """Burn's optimizers clip gradients parameter by parameter when configured
 `clip_grad_norm_` scales every gradient by the same factor, computed from the norm of all of them
 together. With several parameters the two give different updates. To reproduce PyTorch, scale
 the gradients in `GradientsParams` yourself before the step."""
-RECIPE = "configure .with_gradient_clipping(GradientClippingConfig.norm(n)), or scale GradientsParams by the global norm"
+RECIPE = "AdamConfig().with_grad_clipping(GradientClippingConfig.norm(n)); SgdConfig: with_gradient_clipping; global: scale grads"
 
 
 def torch_side():

@@ -10,7 +10,7 @@ ID = "lbfgs_module_closure"
 TITLE = "`LBFGS.step(lr, module, closure)`: the closure takes the module, returns `(loss, grads)`"
 CATEGORY = "training"
 SEVERITY = "loud"
-DETECTORS = ()  # optimizer_step_closure (optimizer_step_returns_module) flags opt.step(closure)
+DETECTORS = ("lbfgs_optimizer",)  # optimizer_step_closure (optimizer_step_returns_module) flags opt.step(closure)
 WHAT = "opt.step(closure) raises: Burn's LBFGS step takes lr, the module and closure(module) -> (loss, grads)"
 WHY = """`torch.optim.LBFGS.step(closure)` calls a zero-argument closure that zeroes, recomputes
 and backpropagates the loss of parameters it updates in place. Burn's modules are values: its

@@ -10,7 +10,7 @@ ID = "nll_loss"
 TITLE = "No NLL loss: use `CrossEntropyLoss` on the logits"
 CATEGORY = "training"
 SEVERITY = "loud"
-DETECTORS = ()
+DETECTORS = ("nll_loss_call",)
 WHAT = "burn_torch has no nll_loss/NLLLoss; CrossEntropyLoss takes logits (or probabilities with logits=False)"
 WHY = """Burn's classification loss is `CrossEntropyLoss`, which applies `log_softmax` itself.
 PyTorch models that end in `log_softmax` and train with `F.nll_loss` (pytorch/examples' MNIST,

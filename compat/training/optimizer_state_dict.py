@@ -9,7 +9,7 @@ ID = "optimizer_state_dict"
 TITLE = "Save optimizer and scheduler state with `to_record()` / `load_record()`"
 CATEGORY = "training"
 SEVERITY = "loud"
-DETECTORS = ()
+DETECTORS = ("optimizer_state_dict_call",)
 WHAT = "optimizers and schedulers have no state_dict/load_state_dict; their state is a record"
 WHY = """Burn's optimizers keep their state per `ParamId` and save it as a record
 (`optimizer.to_record()`, restored with `load_record(record)`), schedulers as their position

@@ -11,7 +11,7 @@ ID = "parameter_groups"
 TITLE = "Parameter groups: split the gradients, one step per group"
 CATEGORY = "training"
 SEVERITY = "loud"
-DETECTORS = ()
+DETECTORS = ("param_groups_use",)
 WHAT = "optimizers have no param_groups; a step takes one learning rate for the gradients it is given"
 WHY = """A Burn optimizer is not bound to parameters: `step(lr, module, grads)` updates the
 parameters that have a gradient in `grads`, with the one `lr` it is given. PyTorch's parameter

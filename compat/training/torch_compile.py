@@ -8,7 +8,7 @@ ID = "torch_compile"
 TITLE = "`torch.compile` does not apply: burn_torch runs eagerly"
 CATEGORY = "training"
 SEVERITY = "loud"
-DETECTORS = ()
+DETECTORS = ("torch_compile_call",)
 WHAT = "torch.compile(model) cannot compile a burn_torch module: calling its result raises (call forward)"
 WHY = """`torch.compile` traces torch operations and torch autograd to build fused kernels. A
 burn_torch module is not a `torch.nn.Module`, and its backward is burn_torch's own autodiff,

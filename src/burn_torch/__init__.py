@@ -12,7 +12,8 @@ from .device import Device, GradientCheckpointingStrategy
 from .distribution import Distribution
 from .distributed import DistributedError
 from .dtype import Bool, DType, Float, Int, Kind
-from .errors import (AutodiffDisabledError, AutodiffError, GradientAutodiffError, GraphConsumedError,
+from .errors import (AutodiffDisabledError, AutodiffError, DeviceUnavailableError,
+                     GradientAutodiffError, GraphConsumedError,
                      NonLeafRequireGradError, NotTrackedError, StrategyMismatchError,
                      UnsupportedAutodiffFeatureError)
 from .ops.index import IndexingUpdateOp
@@ -29,6 +30,6 @@ __all__ = [
     "nn", "optim", "signal",
     "AutodiffError", "AutodiffDisabledError", "NotTrackedError", "GraphConsumedError",
     "NonLeafRequireGradError", "StrategyMismatchError", "GradientAutodiffError",
-    "UnsupportedAutodiffFeatureError", "DistributedError",
+    "UnsupportedAutodiffFeatureError", "DistributedError", "DeviceUnavailableError",
 ]
 __version__ = "0.1.0"

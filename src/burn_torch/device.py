@@ -6,7 +6,7 @@ import threading
 import torch
 
 from .autodiff.strategy import GradientCheckpointingStrategy
-from .errors import AutodiffDisabledError
+from .errors import AutodiffDisabledError, DeviceUnavailableError
 
 
 class Device:
@@ -22,6 +22,8 @@ class Device:
         dev = torch.device(torch_device)
         if dev.type == "cuda" and dev.index is None:
             dev = torch.device("cuda", 0)
+        if dev.type in ("cuda", "mps"):
+            _check_available(dev)
         self._torch = dev
         self._ctx = ctx
 
@@ -33,12 +35,13 @@ class Device:
 
     @classmethod
     def cuda(cls, index: int = 0) -> "Device":
-        """CUDA device ``index``, autodiff off. Using it without CUDA fails in torch's kernels."""
+        """CUDA device ``index``, autodiff off. Raises DeviceUnavailableError when this torch has
+        no CUDA (a CPU-only build, no driver) or no device ``index``."""
         return cls(torch.device("cuda", index))
 
     @classmethod
     def mps(cls) -> "Device":
-        """The Apple GPU, autodiff off."""
+        """The Apple GPU, autodiff off. Raises DeviceUnavailableError when MPS is not available."""
         return cls(torch.device("mps"))
 
     @classmethod
@@ -146,3 +149,24 @@ def generator(torch_device: torch.device) -> torch.Generator:
                 gen.seed()
                 _generators[torch_device] = gen
     return gen
+
+
+def _check_available(dev: torch.device) -> None:
+    """Raises DeviceUnavailableError unless torch can use ``dev`` (a CUDA or MPS device)."""
+    if dev.type == "mps":
+        mps = getattr(torch.backends, "mps", None)
+        if mps is None or not mps.is_available():
+            raise DeviceUnavailableError(
+                "Device.mps(): MPS is not available (it needs Apple silicon and a torch built with "
+                "MPS); use Device.cpu() or Device.default()")
+        return
+    if not torch.cuda.is_available():
+        build = ("a CPU-only build" if torch.version.cuda is None
+                 else f"built for CUDA {torch.version.cuda}, but no usable GPU or driver")
+        raise DeviceUnavailableError(
+            f"Device.cuda({dev.index}): this torch {torch.__version__} has no CUDA ({build}); use "
+            f"Device.cpu(), or Device.default() for CUDA when there is one")
+    count = torch.cuda.device_count()
+    if dev.index >= count:
+        raise DeviceUnavailableError(f"Device.cuda({dev.index}): there are {count} CUDA devices "
+                                     f"(indices 0..{count - 1})")

@@ -63,3 +63,19 @@ class Distribution:
         if self.kind == "bernoulli":
             return f"Distribution.bernoulli({self.a})"
         return f"Distribution.{self.kind}({self.a}, {self.b})"
+
+
+#: Burn's distributions, as the TypeError for a value that is none of them lists them.
+_CONSTRUCTORS = ("Distribution.default() (or 'default'), Distribution.uniform(low, high), "
+                 "Distribution.normal(mean, std), Distribution.bernoulli(p)")
+
+
+def as_distribution(value, op: str) -> Distribution:
+    """``value`` if it is a :class:`Distribution`, ``Distribution.default()`` for Burn's name
+    ``"default"`` (any case); raises TypeError listing Burn's distributions otherwise (the others
+    need their parameters)."""
+    if isinstance(value, Distribution):
+        return value
+    if isinstance(value, str) and value.lower() == "default":
+        return Distribution.default()
+    raise TypeError(f"{op}: expected a burn_torch.Distribution, one of {_CONSTRUCTORS}; got {value!r}")

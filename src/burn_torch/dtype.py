@@ -26,6 +26,19 @@ class Kind:
 Float = Kind("Float", torch.float32)
 Int = Kind("Int", torch.int64)
 Bool = Kind("Bool", torch.bool)
+_KINDS = {"float": Float, "int": Int, "bool": Bool}
+
+
+def resolve_kind(kind: "Kind | str") -> Kind:
+    """``kind`` itself, or the kind Burn's name ``"Float"``, ``"Int"`` or ``"Bool"`` (any case)
+    names; raises TypeError listing them for anything else."""
+    if kind.__class__ is Kind:
+        return kind
+    found = _KINDS.get(kind.lower()) if isinstance(kind, str) else None
+    if found is None:
+        raise TypeError(f"expected a tensor kind: burn_torch.Float, burn_torch.Int or burn_torch.Bool "
+                        f"(or the name 'Float', 'Int' or 'Bool'), got {kind!r}")
+    return found
 
 
 class DType(enum.Enum):
@@ -75,9 +88,10 @@ def kind_of(dtype: torch.dtype) -> Kind:
 
 
 def resolve_dtype(dtype: "DType | torch.dtype | None", kind: Kind) -> torch.dtype:
-    """Returns the torch dtype for an optional DType/torch dtype, defaulting to the kind's."""
+    """Returns the torch dtype for an optional DType/torch dtype, defaulting to the kind's (a
+    Kind or its name, see :func:`resolve_kind`)."""
     if dtype is None:
-        return kind.default_dtype
+        return resolve_kind(kind).default_dtype
     if isinstance(dtype, DType):
         return dtype.value
     if isinstance(dtype, torch.dtype):

@@ -41,3 +41,8 @@ class UnsupportedAutodiffFeatureError(AutodiffError):
 class DistributedError(AutodiffError):
     """A distributed-training precondition failed: a marked intermediate, a parameter on another
     backend than the loss, no process group, ranks that disagree, or a rank that failed."""
+
+
+class DeviceUnavailableError(RuntimeError):
+    """A device was asked for that this torch cannot use: CUDA on a torch without CUDA (or no
+    such device index), MPS off Apple silicon. Raised when the Device is created."""

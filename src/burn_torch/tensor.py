@@ -24,8 +24,8 @@ from .tensor_data import TensorData, as_torch
 from .device import Device, GradientCheckpointingStrategy, generator
 from .autodiff.distributed_leaf import DistributedLeaf
 from .autodiff.distributed_leaf import mark as _mark_distributed
-from .distribution import Distribution
-from .dtype import Bool, DType, Float, Int, Kind, kind_of, resolve_dtype
+from .distribution import Distribution, as_distribution
+from .dtype import Bool, DType, Float, Int, Kind, kind_of, resolve_dtype, resolve_kind
 from .errors import (AutodiffDisabledError, GradientAutodiffError, NonLeafRequireGradError,
                      NotTrackedError, UnsupportedAutodiffFeatureError)
 from .methods.aggregate import AggregateMethods
@@ -101,6 +101,7 @@ class Tensor(ArithmeticMethods, ReduceMethods, ShapeMethods, IndexMethods, Compa
         data and TypeError for unsupported element types.
         """
         device = _check_device(device)
+        kind = None if kind is None else resolve_kind(kind)
         copy_needed = isinstance(data, (torch.Tensor, np.ndarray, TensorData))
         target = None
         if dtype is not None:
@@ -168,9 +169,11 @@ class Tensor(ArithmeticMethods, ReduceMethods, ShapeMethods, IndexMethods, Compa
     @classmethod
     def random(cls, shape: Sequence[int], distribution: Distribution, device: Device,
                dtype: "DType | None" = None) -> "Tensor":
-        """A Float tensor sampled from ``distribution`` with the device's generator (see Device.seed)."""
+        """A Float tensor sampled from ``distribution`` with the device's generator (see Device.seed).
+        TypeError (listing Burn's distributions) for anything but a Distribution or ``"default"``."""
         device = _check_device(device)
         dims = _check_shape("random", shape)
+        distribution = as_distribution(distribution, "Tensor.random")
         t = distribution.sample(dims, resolve_dtype(dtype, Float), device._torch, generator(device._torch))
         return cls._create(t, device)
 
@@ -197,6 +200,7 @@ class Tensor(ArithmeticMethods, ReduceMethods, ShapeMethods, IndexMethods, Compa
     def random_like(self, distribution: Distribution) -> "Tensor":
         """Samples of this Float tensor's shape, dtype, device and context; untracked."""
         require_float(self, "random_like")
+        distribution = as_distribution(distribution, "Tensor.random_like")
         d = self._data
         return wrap(distribution.sample(d.shape, d.dtype, d.device, generator(d.device)), self._ctx)
 
@@ -435,7 +439,10 @@ class Tensor(ArithmeticMethods, ReduceMethods, ShapeMethods, IndexMethods, Compa
         Raises NotTrackedError if the tensor is not tracked, GraphConsumedError if its step or
         any intermediate it needs was consumed (checked before anything is consumed), and
         UnsupportedAutodiffFeatureError for any argument (Burn has no ``gradient`` seed,
-        ``retain_graph`` nor ``create_graph``).
+        ``retain_graph`` nor ``create_graph``). An exception raised by a backward rule (a
+        kernel's ``torch.OutOfMemoryError``, a custom rule's own error) reaches the caller as
+        itself, of its own class, with a note naming the op, the step and the shapes; the graph
+        is then consumed.
         """
         if args or kwargs:
             raise UnsupportedAutodiffFeatureError(

@@ -152,7 +152,8 @@ def as_torch(values, dtype: "torch.dtype | None" = None) -> torch.Tensor:
     torch tensor that never requires grad.
 
     Python floats become float32 and ints int64 unless ``dtype`` says otherwise. Raises
-    ValueError for ragged nested lists and TypeError for unsupported element types.
+    ValueError for ragged nested lists and for an integer the (integer) target dtype cannot hold
+    (naming it and the dtype's range), TypeError for unsupported element types.
     """
     if isinstance(values, TensorData):
         t = values._values
@@ -165,15 +166,61 @@ def as_torch(values, dtype: "torch.dtype | None" = None) -> torch.Tensor:
             arr = np.asarray(values)
         except ValueError as e:
             raise ValueError(f"ragged nested data cannot form a tensor: {e}") from None
+        if arr.dtype == object and dtype is not None and dtype.is_floating_point:
+            arr = _as_floats(values, arr)  # integers beyond 64 bits, asked for as floats
         if arr.dtype == object:
-            raise ValueError("ragged or non-numeric nested data cannot form a tensor")
+            raise ValueError(_object_error(arr, dtype))
         if arr.dtype.kind == "f":
             arr = arr.astype(np.float32) if dtype is None else arr
         elif arr.dtype.kind in "iu":
-            arr = arr.astype(np.int64) if dtype is None else arr
+            if dtype is None:  # numpy makes uint64 of ints in [2**63, 2**64)
+                _check_int_range(arr, torch.int64)
+                arr = arr.astype(np.int64)
         elif arr.dtype.kind != "b":
             raise TypeError(f"unsupported element type {arr.dtype} for a tensor")
         t = torch.from_numpy(np.ascontiguousarray(arr))
     if dtype is not None and t.dtype != dtype:
+        if t.dtype is not torch.bool and not t.is_floating_point() and t.numel():
+            _check_int_range(t.cpu().numpy(), dtype)
         t = t.to(dtype)
     return t
+
+
+def _range_error(value: int, dtype: torch.dtype) -> str:
+    info = torch.iinfo(dtype)
+    name = str(dtype).removeprefix("torch.")
+    return (f"the integer {value} is out of the range of {name} ({info.min}..{info.max}); give "
+            f"a float dtype to keep it approximately (dtype=DType.F64), or smaller values")
+
+
+def _as_floats(values, arr: np.ndarray) -> np.ndarray:
+    """Nested numbers as float64 (Python ints of any size convert); ``arr`` as it is when they
+    do not convert (ragged or non-numeric data)."""
+    try:
+        return np.asarray(values, dtype=np.float64)
+    except (ValueError, TypeError, OverflowError):
+        return arr
+
+
+def _check_int_range(arr: np.ndarray, dtype: torch.dtype) -> None:
+    """Raises ValueError naming the first integer of ``arr`` that ``dtype`` (an integer dtype)
+    cannot hold; nothing for a float or Bool target or an empty array."""
+    if dtype.is_floating_point or dtype is torch.bool or arr.size == 0:
+        return
+    info = torch.iinfo(dtype)
+    low, high = arr.min(), arr.max()
+    if low < info.min or high > info.max:
+        bad = arr.flat[int(np.argmax((arr < info.min) | (arr > info.max)))]
+        raise ValueError(_range_error(int(bad), dtype))
+
+
+def _object_error(arr: np.ndarray, dtype: "torch.dtype | None") -> str:
+    """Why nested data made a numpy object array: an integer too large for 64 bits (named with
+    the range of the dtype asked for, int64 by default), else ragged or non-numeric data."""
+    target = dtype if dtype is not None and not dtype.is_floating_point and dtype is not torch.bool \
+        else torch.int64
+    for value in arr.flat:
+        if isinstance(value, int) and not isinstance(value, bool) and (
+                value < torch.iinfo(target).min or value > torch.iinfo(target).max):
+            return _range_error(value, target)
+    return "ragged or non-numeric nested data cannot form a tensor"

@@ -183,6 +183,9 @@ TORCH_FUNCTIONS: dict[str, str] = {
     "torch.autograd.grad": "grads = loss.backward(); then x.grad(grads) for each input",
     "torch.autograd.backward": "grads = loss.backward(); then x.grad(grads) for each input",
     "torch.testing.assert_close": "x.all_close(y) or burn_torch.testing's comparisons",
+    "torch.distributed.distributed_c10d.all_reduce": "x = burn_torch.distributed.all_reduce(x) (returns the result)",
+    "torch.distributed.distributed_c10d.all_gather": "x = burn_torch.distributed.all_gather(x, dim) (returns the ranks' tensors joined along dim)",
+    "torch.distributed.distributed_c10d.broadcast": "x = burn_torch.distributed.broadcast(x, src) (returns the result)",
 }
 
 

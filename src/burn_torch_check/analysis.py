@@ -9,6 +9,9 @@ values inform parameters and results) and records a *kind* for every expression 
   items of ``model.parameters()``, ``module.weight``);
 * ``MODULE`` (``LINEAR`` for ``nn.Linear`` and its subclasses), ``OPTIMIZER``, ``SCHEDULER``,
   ``SCALER`` (AMP's GradScaler), ``LOADER`` (an iterable of batches), ``DISTRIBUTION``;
+* ``FACTORY``: something that builds a module when called: a module class of the file or of
+  torchvision, ``models.__dict__[arch]``, and the constructor arguments that receive one
+  (``base_encoder`` in ``base_encoder(num_classes=dim)``);
 * ``NUMPY`` (an ndarray), ``BURN`` (anything made from ``burn_torch`` names), ``TORCH`` (a torch
   value of no known type, named so: ``torch_model``, ``grads_pt``), ``FOREIGN`` (made by a
   third-party library such as transformers or gym), ``OTHER`` (a known non-tensor: numbers,
@@ -37,6 +40,7 @@ TORCH = "torch"  # a torch value of no known type (`torch_run`, `grads_pt`): ref
 FOREIGN = "foreign"  # made by a third-party library (transformers, gym...): stays as it is
 NONE = "none"  # the None constant: merged with another kind, it is that kind (Optional)
 DISTRIBUTION = "distribution"  # a torch.distributions object: sample() and log_prob() are tensors
+FACTORY = "factory"  # a module class or factory not yet called (`models.resnet50`, `base_encoder`)
 
 
 @dataclass(frozen=True)
@@ -95,6 +99,12 @@ _TORCH_NON_TENSOR = ("torch.device", "torch.dtype", "torch.finfo", "torch.iinfo"
                      "torch.jit.", "torch.onnx.", "torch.profiler.", "torch.random.",
                      "torch.use_deterministic_algorithms", "torch.compile",
                      "torch.nn.init.calculate_gain")
+# torch functions returning a tuple or list of tensors.
+_TORCH_SEQUENCES = {"split", "chunk", "unbind", "tensor_split", "hsplit", "vsplit", "dsplit",
+                    "meshgrid", "broadcast_tensors", "_unflatten_dense_tensors"}
+# burn_torch methods whose result is a Python value, not a tensor.
+_BURN_NUMBERS = {"into_scalar", "to_list", "dims", "rank", "num_elements", "is_tracked",
+                 "is_require_grad", "is_autodiff", "num_params"}
 _MODULE_WRAPPERS = ("torch.nn.parallel.DistributedDataParallel", "torch.nn.DataParallel",
                     "torch.nn.parallel.DataParallel", "torch.compile", "torch.jit.script",
                     "torch.distributed.fsdp.FullyShardedDataParallel")
@@ -113,6 +123,17 @@ _PARAM_NAME_KINDS = (
       "encoder", "decoder", "criterion", "loss_fn", "layer", "m"), MODULE),
     (("args", "config", "cfg", "device", "epoch", "epochs", "path", "name", "env"), OTHER),
 )
+
+
+def _hook_arguments(register: str, names: list[str]) -> dict[str, Kind]:
+    """The kinds of a hook's parameters: a tensor hook gets the gradient; a module hook gets
+    the module, then tuples of tensors (a forward hook's last argument, the output, is one)."""
+    if register == "register_hook" or len(names) == 1:
+        return {names[-1]: TENSOR} if names else {}
+    kinds = {n: Iter(TENSOR) for n in names[1:]}
+    if "forward_hook" in register and len(names) > 2:
+        kinds[names[-1]] = TENSOR
+    return kinds
 
 
 def kind_from_name(name: str) -> Kind:
@@ -175,9 +196,10 @@ class Analysis:
             if isinstance(node, ast.Import):
                 for a in node.names:
                     self.imports[a.asname or a.name.split(".")[0]] = a.name if a.asname else a.name.split(".")[0]
-            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-                for a in node.names:
-                    self.imports[a.asname or a.name] = f"{node.module}.{a.name}"
+            elif isinstance(node, ast.ImportFrom) and (node.module or node.level):
+                prefix = "." * node.level + (node.module or "")
+                for a in node.names:  # `from . import dist_util`: `.dist_util`, the project's own
+                    self.imports[a.asname or a.name] = f"{prefix}.{a.name}" if node.module else f"{prefix}{a.name}"
             elif isinstance(node, ast.ClassDef):
                 self.classes.setdefault(node.name, node)
             elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) \
@@ -245,6 +267,10 @@ class Analysis:
         """The recorded kind of ``expr`` (UNKNOWN for an expression the walk did not reach)."""
         return self.kinds.get(expr, UNKNOWN)
 
+    def _called(self, expr: ast.AST) -> bool:
+        parent = self.parent.get(expr)
+        return isinstance(parent, ast.Call) and parent.func is expr
+
     def is_discarded(self, call: ast.AST) -> bool:
         """Whether ``call``'s result is thrown away (the call is an expression statement)."""
         return isinstance(self.parent.get(call), ast.Expr)
@@ -292,15 +318,44 @@ class Analysis:
                    (isinstance(b, ast.Name) and self._subclasses(b.id, qualname, seen)) for b in cls.bases)
 
     def in_data_pipeline(self, node: ast.AST) -> bool:
-        """Whether ``node`` is in a ``torch.utils.data.Dataset`` subclass: data loading, which a
-        port keeps on torch (burn_torch trains on what ``torch.utils.data`` yields)."""
-        cls = self.enclosing_class(node)
-        while cls is not None:
-            if self._subclasses(cls.name, "torch.utils.data.Dataset", set()) or \
-                    self._subclasses(cls.name, "torch.utils.data.dataset.Dataset", set()):
+        """Whether ``node`` is data loading, which a port keeps on torch (burn_torch trains on
+        what ``torch.utils.data`` yields): code in a ``torch.utils.data.Dataset`` subclass, in a
+        function the file gives a DataLoader as ``collate_fn``/``worker_init_fn``, in a class
+        whose instances the file gives a DataLoader as its dataset, in a tokenizer, or in the
+        arguments of a ``torchvision.transforms`` call."""
+        pipeline = self._pipeline_names()
+        scope = self.parent.get(node)
+        while scope is not None:
+            if isinstance(scope, ast.Call) and (self.qualname(scope.func) or "").startswith(
+                    "torchvision.transforms."):
+                return True  # `transforms.Lambda(lambda x: torch.flatten(x))`
+            if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) \
+                    and (scope.name in pipeline or "tokeniz" in scope.name.lower()):
                 return True
-            cls = self.enclosing_class(cls)
+            if isinstance(scope, ast.ClassDef) and (
+                    self._subclasses(scope.name, "torch.utils.data.Dataset", set())
+                    or self._subclasses(scope.name, "torch.utils.data.dataset.Dataset", set())):
+                return True
+            scope = self.parent.get(scope)
         return False
+
+    def _pipeline_names(self) -> set[str]:
+        """The file's functions and classes a DataLoader is given (``collate_fn=f``,
+        ``DataLoader(MyData(...))``)."""
+        if getattr(self, "_pipeline", None) is None:
+            names: set[str] = set()
+            for call in (n for n in ast.walk(self.tree) if isinstance(n, ast.Call)):
+                q = self.qualname(call.func) or ""
+                if not (q.endswith("DataLoader") or q.endswith(".data.DataLoader")):
+                    continue
+                given = [*call.args[:1], *(k.value for k in call.keywords
+                                           if k.arg in ("dataset", "collate_fn", "worker_init_fn"))]
+                for value in given:
+                    target = value.func if isinstance(value, ast.Call) else value
+                    if isinstance(target, ast.Name):
+                        names.add(target.id)
+            self._pipeline = names
+        return self._pipeline
 
     def _is_module_class(self, name: str, seen: set) -> bool:
         cls = self.classes.get(name)
@@ -325,7 +380,8 @@ class Analysis:
         env: dict[str, Kind] = {}
         args = fn.args
         positional = [*args.posonlyargs, *args.args]
-        bound = self.call_args.get(fn.name, {})
+        method = cls is not None and fn in cls.body
+        bound = self.call_args.get(f"{cls.name}.{fn.name}" if method else fn.name, {})
         for i, a in enumerate([*positional, *args.kwonlyargs]):
             if i == 0 and cls is not None and a.arg in ("self", "cls"):
                 env[a.arg] = Instance(cls.name)
@@ -422,12 +478,14 @@ class Analysis:
             saved = {name: env.get(name) for name in narrowed}
             env.update(narrowed)
             r1 = self._block(stmt.body, envs, cls, defer)
+            env.update({name: UNKNOWN for name in narrowed})  # else: not what isinstance checked
+            r2 = self._block(stmt.orelse, envs, cls, defer)
             for name, kind in saved.items():
                 if kind is None:
                     env.pop(name, None)
                 else:
                     env[name] = kind
-            return merge(r1, self._block(stmt.orelse, envs, cls, defer))
+            return merge(r1, r2)
         if isinstance(stmt, (ast.With, ast.AsyncWith)):
             for item in stmt.items:
                 kind = self._expr(item.context_expr, envs, cls)
@@ -558,7 +616,11 @@ class Analysis:
 
     def _eval(self, expr, envs, cls) -> Kind:
         if isinstance(expr, ast.Name):
-            return self._lookup(expr.id, envs)
+            kind = self._lookup(expr.id, envs)
+            if kind == OTHER and expr.id in self._module_classes and isinstance(expr.ctx, ast.Load) \
+                    and not (isinstance(self.parent.get(expr), ast.Call) and self.parent[expr].func is expr):
+                return FACTORY  # `ResNet(ResidualBlock, ...)`: the class is passed to be called
+            return kind
         if isinstance(expr, ast.Constant) and expr.value is None:
             return NONE
         if isinstance(expr, ast.Constant) or isinstance(expr, (ast.JoinedStr, ast.Lambda)):
@@ -618,6 +680,9 @@ class Analysis:
         if isinstance(expr, ast.Subscript):
             value = self._expr(expr.value, envs, cls)
             self._expr(expr.slice, envs, cls)
+            if (self.qualname(expr.value) or "").startswith("torchvision.models.") \
+                    and expr.value.attr == "__dict__":
+                return FACTORY  # models.__dict__[arch]
             if isinstance(value, tuple) and isinstance(expr.slice, ast.Constant) \
                     and isinstance(expr.slice.value, int) and -len(value) <= expr.slice.value < len(value):
                 return value[expr.slice.value]
@@ -660,6 +725,9 @@ class Analysis:
     def _attribute(self, expr: ast.Attribute, envs, cls) -> Kind:
         q = self.qualname(expr)
         if q is not None:
+            if q.startswith("torchvision.models.") and expr.attr[:1].islower() \
+                    and not expr.attr.startswith("_") and not self._called(expr):
+                return FACTORY  # `models.resnet50`, passed to be called
             return BURN if q.split(".")[0] == "burn_torch" else OTHER
         if expr.attr == "saved_tensors":  # ctx.saved_tensors of an autograd.Function
             self._expr(expr.value, envs, cls)
@@ -681,6 +749,9 @@ class Analysis:
             if expr.attr == "module":
                 return MODULE
             return UNKNOWN
+        if expr.attr in ("weight", "bias") and isinstance(expr.value, ast.Attribute) \
+                and is_module(self.kind(expr.value.value)):
+            return PARAM  # `model.fc.weight`: a layer's parameter, whatever the layer is
         if is_tensor(value):
             return TENSOR if expr.attr in _TENSOR_TENSOR_ATTRS else OTHER
         if value == NUMPY:
@@ -700,15 +771,27 @@ class Analysis:
             return self._qualified_call(q, call, arg_kinds)
         if isinstance(func, ast.Name):
             name = func.id
-            self.kinds[func] = self._lookup(name, envs)
+            looked_up = self._lookup(name, envs)
+            self.kinds[func] = self._public(looked_up)
+            if isinstance(looked_up, Instance):
+                self.instances[func] = looked_up.cls
             if name in self.classes and self._lookup(name, envs) == OTHER:
+                init = self._method_of(name, "__init__")
+                if init is not None:
+                    self._record_call(init, arg_kinds, kw_kinds, owner=name)
                 return Instance(name)
             if name in self.functions:
                 self._record_call(self.functions[name], arg_kinds, kw_kinds)
                 return self.returns.get(name, UNKNOWN)
-            callee = self._public(self._lookup(name, envs))
+            raw = self._lookup(name, envs)
+            callee = self._public(raw)
+            if isinstance(raw, Instance) and self._method_of(raw.cls, "forward") is not None:
+                returned = self.returns.get(f"{raw.cls}.forward", UNKNOWN)
+                return returned if returned != UNKNOWN else TENSOR  # `vgg(x)`: what forward returns
             if is_module(callee):
                 return TENSOR
+            if callee == FACTORY:
+                return MODULE
             if callee == BURN:
                 return BURN
             if name in ("enumerate",) and arg_kinds:
@@ -730,11 +813,16 @@ class Analysis:
             return UNKNOWN
         if isinstance(func, ast.Attribute):
             owner = self._lookup_self(func.value, envs)
-            receiver = self._public(self._expr(func.value, envs, cls))
+            raw_receiver = self._expr(func.value, envs, cls)
+            receiver = self._public(raw_receiver)
             if owner is not None:
                 known = self._public(self.attrs.get(owner, {}).get(func.attr))
+                if known is not None:
+                    self.kinds[func] = known  # `self.fc1` in `self.fc1(x)`
                 if is_module(known):
                     return TENSOR
+                if known == FACTORY:
+                    return MODULE
                 method = self._method_of(owner, func.attr)
                 if method is not None:
                     return self.returns.get(f"{owner}.{func.attr}", UNKNOWN)
@@ -744,15 +832,16 @@ class Analysis:
             if func.attr in ("append", "insert") and arg_kinds and is_tensor(arg_kinds[-1]):
                 self._fill(func.value, TENSOR, envs)
             if func.attr.startswith("register_") and func.attr.endswith("hook"):
-                for arg in call.args:  # a hook's arguments (after the module) are tensors
+                for arg in call.args:
                     if isinstance(arg, ast.Name) and arg.id in self.functions:
                         fn = self.functions[arg.id]
                         names = [x.arg for x in [*fn.args.posonlyargs, *fn.args.args]]
-                        self.call_args.setdefault(arg.id, {}).update(
-                            {n: TENSOR for n in names[1 if len(names) > 1 else 0:]})
+                        self.call_args.setdefault(arg.id, {}).update(_hook_arguments(func.attr, names))
+            if isinstance(raw_receiver, Instance) and func.attr in _MODULE_SELF_METHODS \
+                    and raw_receiver.cls in self._module_classes:
+                return raw_receiver  # `VGGNet().to(device).eval()` is still the file's VGGNet
             return self._method_call(func.attr, receiver, call)
-        self._expr(func, envs, cls)
-        return UNKNOWN
+        return MODULE if self._expr(func, envs, cls) == FACTORY else UNKNOWN
 
     def _method_of(self, cls_name: str, name: str):
         cls = self.classes.get(cls_name)
@@ -761,9 +850,11 @@ class Analysis:
         return next((f for f in cls.body if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
                      and f.name == name), None)
 
-    def _record_call(self, fn, arg_kinds, kw_kinds) -> None:
-        bound = self.call_args.setdefault(fn.name, {})
-        names = [a.arg for a in [*fn.args.posonlyargs, *fn.args.args]]
+    def _record_call(self, fn, arg_kinds, kw_kinds, owner: str | None = None) -> None:
+        """Records the kinds a call passes to ``fn`` (a method of class ``owner``, whose first
+        parameter, ``self``, the call does not pass)."""
+        bound = self.call_args.setdefault(fn.name if owner is None else f"{owner}.{fn.name}", {})
+        names = [a.arg for a in [*fn.args.posonlyargs, *fn.args.args]][1 if owner else 0:]
         for name, kind in [*zip(names, arg_kinds), *kw_kinds.items()]:
             if name is None or kind == UNKNOWN:
                 continue
@@ -786,7 +877,7 @@ class Analysis:
             return PARAM
         if any(q.startswith(w) for w in _MODULE_WRAPPERS):
             return arg_kinds[0] if arg_kinds and is_module(arg_kinds[0]) else MODULE
-        if q == "torch.autograd.grad":
+        if q == "torch.autograd.grad" or q.rpartition(".")[2] in _TORCH_SEQUENCES:
             return Iter(TENSOR)
         if q == "torch.load":
             return UNKNOWN  # a module, a state dict, anything pickled
@@ -830,6 +921,8 @@ class Analysis:
     def _method_call(self, name: str, receiver: Kind, call: ast.Call) -> Kind:
         if receiver == BURN and name in ("to_torch", "inner"):
             return TORCH  # the storage: a torch tensor
+        if receiver == BURN and name in _BURN_NUMBERS:
+            return OTHER  # `loss.into_scalar()`: a Python number
         if receiver in (BURN, FOREIGN, TORCH):
             return receiver
         if is_module(receiver):

@@ -1,31 +1,22 @@
 """The catalog of PyTorch → burn_torch divergences, machine-readable and torch-free.
 
 The entries themselves are executable files under the repository's ``compat/`` directory (see
-``burn_torch.compat.entry``); ``python -m burn_torch.compat.guide`` writes their metadata to
-``burn_torch/compat/catalog.json``, and a test keeps that file equal to what the entries say.
+:mod:`burn_torch.compat.entry`); ``python -m burn_torch.compat.guide`` writes their metadata to
+``burn_torch_check/catalog.json`` (next to this module), and a test keeps that file equal to
+what the entries say.
 The porting checker and the migration guide read the catalog through this module (re-exported
-as [`burn_torch.compat.catalog`][burn_torch.compat.catalog]), so an installed package needs no
-checkout, and reading it imports neither torch nor burn_torch.
+as :mod:`burn_torch.compat.catalog`), so an installed package needs no checkout, and reading it
+imports neither torch nor burn_torch.
 """
 from __future__ import annotations
 
-import importlib.util
 import json
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
 
-def _catalog_json() -> Path:
-    """``burn_torch/compat/catalog.json``, found without importing burn_torch (whose
-    ``__init__`` imports torch)."""
-    spec = importlib.util.find_spec("burn_torch")
-    if spec is None or not spec.submodule_search_locations:
-        raise ModuleNotFoundError("burn_torch is not installed: the catalog ships with it")
-    return Path(list(spec.submodule_search_locations)[0]) / "compat" / "catalog.json"
-
-
-CATALOG_JSON = _catalog_json()
+CATALOG_JSON = Path(__file__).with_name("catalog.json")
 
 #: Guide sections in the order a port proceeds: (category, title, guide file).
 SECTIONS: tuple[tuple[str, str, str], ...] = (
@@ -43,7 +34,7 @@ class CatalogEntry:
     """One divergence: ``severity`` is ``"silent"`` (the same code runs and gives different
     results) or ``"loud"`` (the same code raises); ``what`` and ``recipe`` are one line each;
     ``detectors`` name the porting checker's detectors that find the PyTorch idiom; ``code`` is
-    the checker's stable ``BTnnn`` code (assigned once, see ``burn_torch_check.codes``)."""
+    the checker's stable ``BTnnn`` code (assigned once, see :mod:`burn_torch_check.codes`)."""
 
     id: str
     title: str

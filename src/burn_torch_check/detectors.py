@@ -5,9 +5,11 @@ each expression is: a module, a parameter, an intermediate tensor, a numpy array
 value...), and returns a ``Hit`` (where the idiom is, which nodes it covers, optionally a
 more specific porting hint and a certain rewrite) or None. Catalog entries name the detectors
 that find their idiom (``DETECTORS`` in ``compat/<category>/<id>.py``); the checker runs only
-those. Detectors run in registration order and a node covered by an earlier hit is not examined
-again, so the specific idioms (``x.grad is None``, ``p.grad.clamp_(...)``) are registered before
-the general ones (``.grad`` reads, methods ending in ``_``).
+those. The detectors of each area live in ``detectors_<area>.py`` and register on import, which
+the package's ``__init__`` does after this module (so the idioms here cover their nodes first).
+Detectors run in registration order and a node covered by an earlier hit is not examined again,
+so the specific idioms (``x.grad is None``, ``p.grad.clamp_(...)``) are registered before the
+general ones (``.grad`` reads, methods ending in ``_``).
 
 What a value is decides what is reported: ``.to(device)`` moves a module
 (``module_to_device_fork``) or a leaf (``to_device_records_op``) and is nothing to port on an
@@ -25,6 +27,7 @@ from typing import Callable, Iterable
 
 from .analysis import (BURN, FOREIGN, LINEAR, LOADER, NUMPY, OPTIMIZER, OTHER, PARAM, SCALER, SCHEDULER,
                        TENSOR, UNKNOWN, Analysis, Iter, is_module, is_tensor)
+from .dataflow import made_by
 from .methods import stored as stored_methods
 
 
@@ -33,10 +36,12 @@ class Fix:
     """A certain rewrite of the call whose method name the hit points at: the call
     ``<receiver>.<name>(<args>)`` becomes ``<receiver>.<template>`` with ``{args}`` the
     arguments' source and ``{0}``, ``{1}``... each argument's; ``rebind`` makes the statement
-    ``<receiver> = <receiver>.<template>``."""
+    ``<receiver> = <receiver>.<template>``; ``call`` rewrites the call ``<f>(<args>)`` whose
+    function starts where the hit is into ``<f>.<template>`` (``model(x)`` → ``model.forward(x)``)."""
 
     template: str
     rebind: bool = False
+    call: bool = False
 
 
 @dataclass(frozen=True)
@@ -198,7 +203,8 @@ def function_detector(name: str, qualnames: set[str], idiom: str) -> None:
     detector(name, ast.Call, idiom=idiom)(match)
 
 
-def _int_literal(node: ast.AST) -> bool:
+def int_literal(node: ast.AST) -> bool:
+    """An int literal, possibly negated (``2``, ``-1``)."""
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
         node = node.operand
     return isinstance(node, ast.Constant) and type(node.value) is int
@@ -209,12 +215,22 @@ def _source(node: ast.AST) -> str:
 
 
 # ==================================================================== autodiff idioms ====
+def tensor_backward(a: Analysis, call: ast.Call) -> bool:
+    """Whether ``<x>.backward(...)`` may be a tensor's backward: ``x`` is a torch tensor, or of
+    unknown type and called without a positional argument (``accelerator.backward(loss)``,
+    ``mp_trainer.backward(loss)`` take the loss: they are helpers, not tensors)."""
+    receiver = call.func.value
+    if torch_value(a, receiver, strict=True):
+        return True
+    return torch_value(a, receiver) and not call.args
+
+
 def _autodiff_call(a: Analysis, call: ast.AST) -> bool:
     """``x.backward(...)`` on a torch value, or ``torch.autograd.grad/backward(...)``."""
     if not isinstance(call, ast.Call) or a.side_by_side:
         return False
     if isinstance(call.func, ast.Attribute) and call.func.attr == "backward":
-        return torch_value(a, call.func.value)
+        return tensor_backward(a, call)
     return a.qualname(call.func) in ("torch.autograd.grad", "torch.autograd.backward")
 
 
@@ -233,7 +249,7 @@ function_detector("autograd_grad_call", {"torch.autograd.grad"}, idiom="`torch.a
 
 @detector("backward_gradient_argument", ast.Call, idiom="`y.backward(v)` (an explicit gradient)")
 def _backward_gradient(node, a):
-    if method(node, a, {"backward"}) is None or not torch_value(a, node.func.value):
+    if method(node, a, {"backward"}) is None or not tensor_backward(a, node):
         return None
     seed = node.args[0] if node.args else keyword(node, "gradient")
     if seed is None:
@@ -319,7 +335,7 @@ def _backward(node, a):
         return None  # `grads = loss.backward()` is burn_torch's form
     if is_burn(a, name.value):
         return None if a.expects_error(node) else at_name(name)
-    return at_name(name) if torch_value(a, name.value) else None
+    return at_name(name) if tensor_backward(a, node) else None
 
 
 @detector("grad_read", ast.Attribute, idiom="reading `x.grad`")
@@ -394,8 +410,8 @@ def _is_leaf(node, a):
 def _detach_move(node, a):
     name = method(node, a, {"cpu", "to", "cuda"})
     if name is not None and method(name.value, a, {"detach"}) is not None \
-            and torch_value(a, name.value.func.value):
-        return at_name(name.value.func, (name.value, name.value.func))
+            and not a.side_by_side and a.kind(name.value.func.value) == PARAM:
+        return at_name(name.value.func, (name.value, name.value.func))  # a leaf's stays tracked
     return None
 
 
@@ -437,9 +453,20 @@ def _to_device(node, a):
 def _module_to_device(node, a):
     name = _moves(node, a)
     if name is not None and not a.side_by_side and (is_module(a.kind(name.value))
-                                                  or _constructed_here(a, name.value)):
+                                                  or _constructed_here(a, name.value)) \
+            and not _parameterless_loss(a, name.value):
         return at_name(name)
     return None
+
+
+def _parameterless_loss(a: Analysis, module: ast.AST) -> bool:
+    """Whether ``module`` was built by a torch loss class without arguments (``nn.BCELoss()``):
+    it holds no parameters, so moving it forks nothing."""
+    made = made_by(a, module) if isinstance(module, (ast.Name, ast.Attribute)) else module
+    if not isinstance(made, ast.Call) or made.args or made.keywords:
+        return False
+    q = a.qualname(made.func) or ""
+    return q.startswith("torch.nn.") and q.endswith("Loss")
 
 
 def _constructed_here(a: Analysis, expr: ast.AST) -> bool:
@@ -556,9 +583,17 @@ def _from_numpy(node, a):
     return None
 
 
-function_detector("torch_compare_call",
-                  {"torch.testing.assert_close", "torch.allclose", "torch.testing.assert_allclose"},
-                  idiom="`torch.testing.assert_close(a, b)` / `torch.allclose(a, b)`")
+@detector("torch_compare_call", ast.Call,
+          idiom="`torch.testing.assert_close(a, b)` / `torch.allclose(a, b)`")
+def _torch_compare(node, a):
+    """In a file importing burn_torch, only a comparison given a burn_torch value (torch
+    reference values, ``torch.tensor(...)`` or ``x.to_torch()``, compare as they are)."""
+    if not function(node, a, {"torch.testing.assert_close", "torch.allclose",
+                              "torch.testing.assert_allclose"}):
+        return None
+    if a.burn_file and not any(is_burn(a, x) for x in (*node.args, *(k.value for k in node.keywords))):
+        return None
+    return at(node, (node.func,))
 
 
 # ==================================================================== training idioms ====
@@ -587,9 +622,18 @@ def _torch_optimizer(node, a):
         return None
     momentum = keyword(node, "momentum")
     momentum = momentum.value if momentum is not None else (node.args[2] if len(node.args) > 2 else None)
-    if cls == "SGD" and (momentum is None or isinstance(momentum, ast.Constant) and not momentum.value):
-        return None  # plain SGD: no default differs
+    if cls == "SGD" and (momentum is None or isinstance(momentum, ast.Constant) and not momentum.value
+                         or keyword(node, "dampening") is not None):
+        return None  # plain SGD, or dampening given: no default differs
+    if cls in _DIFFERING_DEFAULTS and all(keyword(node, k) is not None for k in _DIFFERING_DEFAULTS[cls]):
+        return None  # every differing default is set explicitly: the port passes them on
     return at(node, (node.func,), hint=_OPTIMIZER_DEFAULTS[cls])
+
+
+# The keywords whose torch default differs from Burn's, per optimizer (positional use of
+# these is rare: they come after lr and betas).
+_DIFFERING_DEFAULTS = {"Adam": ("eps",), "AdamW": ("eps", "weight_decay"), "RMSprop": ("eps", "momentum"),
+                       "Adagrad": ("eps",)}
 
 
 @detector("optimizer_step_closure", ast.Call, idiom="`optimizer.step(closure)`")
@@ -681,8 +725,24 @@ def _train(node, a):
                                   "model_valid = model.valid() to evaluate")
     if not a.is_discarded(node):
         return None
-    rebind = isinstance(name.value, (ast.Name, ast.Attribute))
+    rebind = isinstance(name.value, ast.Attribute) or isinstance(name.value, ast.Name) \
+        and _local_to_its_scope(a, name.value)
     return at_name(name, fix=Fix("train()", rebind=True) if rebind else None)
+
+
+def _local_to_its_scope(a: Analysis, name: ast.Name) -> bool:
+    """Whether assigning ``name`` where it is read keeps it the same variable: at module level,
+    or in a function that already binds it (a parameter, an assignment) or declares it global.
+    Assigning a global only read in a function would make it local (UnboundLocalError)."""
+    scope = a.scope_of(name)
+    if not isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+        return True
+    args = scope.args
+    if name.id in [p.arg for p in (*args.posonlyargs, *args.args, *args.kwonlyargs)]:
+        return True
+    return any(isinstance(n, ast.Name) and n.id == name.id and isinstance(n.ctx, ast.Store)
+               or isinstance(n, (ast.Global, ast.Nonlocal)) and name.id in n.names
+               for n in ast.walk(scope) if a.scope_of(n) is scope)
 
 
 _INTERPOLATE = {"torch.nn.functional.interpolate", "torch.nn.functional.upsample",
@@ -702,10 +762,25 @@ def _interpolate_align_corners(node, a):
     return at(node, (node.func,))
 
 
+def rotates_half(fn: ast.FunctionDef, a: Analysis) -> bool:
+    """Whether ``fn`` returns its input's two halves swapped with one negated,
+    ``torch.cat((-x2, x1), dim=-1)``: a rotate-half RoPE helper, whatever it is called."""
+    for ret in (n for n in ast.walk(fn) if isinstance(n, ast.Return) and n.value is not None):
+        call = ret.value
+        if not (isinstance(call, ast.Call) and call.args
+                and (a.qualname(call.func) or "").rpartition(".")[2] in ("cat", "concat", "concatenate")):
+            continue
+        parts = call.args[0]
+        if isinstance(parts, (ast.Tuple, ast.List)) and len(parts.elts) == 2 \
+                and [isinstance(p, ast.UnaryOp) and isinstance(p.op, ast.USub) for p in parts.elts].count(True) == 1:
+            return True
+    return False
+
+
 @detector("rotate_half_definition", ast.FunctionDef,
-          idiom="a `rotate_half` RoPE helper (pairs `x[i]`, `x[i + d/2]`)")
+          idiom="a rotate-half RoPE helper (`torch.cat((-x2, x1), -1)`: pairs `x[i]`, `x[i + d/2]`)")
 def _rotate_half(node, a):
-    return at(node) if node.name == "rotate_half" and not a.side_by_side else None
+    return at(node) if not a.side_by_side and (node.name == "rotate_half" or rotates_half(node, a)) else None
 
 
 def _own_method(a: Analysis, name: ast.Attribute) -> bool:
@@ -780,7 +855,7 @@ def _shape(node, a):
             return None
         # `x.size(1)`, `x.size()[-1]`, `b, t = x.size()` are a tensor's; `memory.size()` may be
         # anything's
-        tensor_like = bool(node.args) and _int_literal(node.args[0]) or _shape_like_use(a, node)
+        tensor_like = bool(node.args) and int_literal(node.args[0]) or _shape_like_use(a, node)
         if not torch_value(a, name.value, strict=not tensor_like):
             return None
         return at_name(name, (name,))
@@ -843,7 +918,8 @@ _RENAMED = {
     "numel": ("num_elements()", "`.num_elements()`"), "nelement": ("num_elements()", "`.num_elements()`"),
     "masked_fill": ("mask_fill({args})", "`.mask_fill(mask, value)`"),
     "type_as": (None, "`.cast(other.dtype())`"), "long": ("int()", "`.int()`"),
-    "double": (None, "`.cast(DType.F64)`"), "pow": ("powf({args})", "`.powf(e)` (`.powi(e)` for an Int exponent)"),
+    "double": (None, "`.cast(DType.F64)`"),
+    "pow": (None, "`.powf_scalar(e)` for a number, `.powf(t)` for a tensor exponent"),
     "mm": ("matmul({args})", "`.matmul(other)`"), "bmm": ("matmul({args})", "`.matmul(other)`"),
     "contiguous": (None, "nothing: drop `.contiguous()`"), "eq": ("equal({args})", "`.equal(other)`"),
     "ne": ("not_equal({args})", "`.not_equal(other)`"), "gt": ("greater({args})", "`.greater(other)`"),
@@ -865,7 +941,7 @@ def _tensor_like_call(name: str, call: ast.Call) -> bool:
     if name == "item":
         return not call.args and not call.keywords
     if name == "view":
-        return len(call.args) > 1 or (len(call.args) == 1 and _int_literal(call.args[0]))
+        return len(call.args) > 1 or (len(call.args) == 1 and int_literal(call.args[0]))
     return False
 
 
@@ -896,7 +972,29 @@ def _renamed(node, a):
     if name == "view" and len(node.args) >= 2 and not node.keywords \
             and not any(isinstance(x, ast.Starred) for x in node.args):
         fix = Fix("reshape([{args}])")
+    elif name == "pow" and len(node.args) == 1 and not node.keywords and _number(node.args[0]):
+        fix = Fix("powf_scalar({args})")  # a number: powf would want a tensor
     return at_name(node.func, hint=hint, fix=fix)
+
+
+def _number(node: ast.AST) -> bool:
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        node = node.operand
+    return isinstance(node, ast.Constant) and type(node.value) in (int, float)
+
+
+@detector("squeeze_with_dim", ast.Call, idiom="`x.squeeze(d)` (a dim given to squeeze)")
+def _squeeze_dim(node, a):
+    name = method(node, a, {"squeeze"})
+    if name is None or len(node.args) + len(node.keywords) != 1:
+        return None
+    receiver = name.value
+    dim_like = bool(node.keywords) and node.keywords[0].arg == "dim" or bool(node.args) and int_literal(node.args[0])
+    if not (torch_value(a, receiver, strict=True) or is_burn(a, receiver)
+            or dim_like and torch_value(a, receiver)):
+        return None
+    fix = Fix("squeeze_dim({args})") if node.args and int_literal(node.args[0]) else None
+    return at_name(name, hint="`.squeeze(d)` is `.squeeze_dim(d)` in burn_torch", fix=fix)
 
 
 @detector("data_read", ast.Attribute, idiom="`x.data`")
@@ -939,7 +1037,7 @@ def _reduction(node, a, names, with_dim: bool, literal_dim: bool = False):
     dim_kw = keyword(node, "dim")
     dim = dim_kw.value if dim_kw is not None else (args[0] if args else None)
     has_dim = dim is not None and not (isinstance(dim, ast.Constant) and dim.value is None)
-    if literal_dim and args and not _int_literal(args[0]) and dim_kw is None:
+    if literal_dim and args and not int_literal(args[0]) and dim_kw is None:
         return None
     if has_dim != with_dim:
         return None
@@ -951,7 +1049,7 @@ def _reduction_hit(node, found, template: str | None = None) -> Hit | None:
         return None
     name, _, dim = found
     fix = None
-    if template and name is not None and dim is not None and _int_literal(dim) \
+    if template and name is not None and dim is not None and int_literal(dim) \
             and len(node.args) + len(node.keywords) == 1:
         fix = Fix(template.format(d=_source(dim)))
     return at_name(name, fix=fix) if name is not None else at(node, (node.func,))
@@ -977,6 +1075,9 @@ def _max_dim(node, a):
 
 @detector("argmax_reduction", ast.Call, idiom="`x.argmax(dim)` / `x.argmin(dim)` / `x.argmax()`")
 def _argmax(node, a):
+    parent = a.parent.get(node)
+    if isinstance(parent, ast.Attribute) and parent.attr == "squeeze_dim":
+        return None  # `x.argmax(1).squeeze_dim(1)`: already ported
     found = _reduction(node, a, {"argmax", "argmin"}, True)
     if found is not None:
         return _reduction_hit(node, found, f"{found[0].attr}({{d}}).squeeze_dim({{d}})"
@@ -1045,8 +1146,7 @@ def _inplace(node, a):
         attr = node.func.attr
         qual = a.qualname(node.func)
         if qual is not None:
-            if qual.startswith("torch.nn.init.") and attr.endswith("_") or \
-                    qual.startswith("torch._foreach_") and attr.endswith("_"):
+            if qual.startswith("torch._foreach_") and attr.endswith("_"):  # nn.init: module_apply_init
                 return at(node, (node.func,))
             return None
         if not attr.endswith("_") or attr.startswith("_") or len(attr) < 2:
@@ -1096,3 +1196,29 @@ def _local_response_norm_even(node, a):
     return at(node, (node.func,))
 function_detector("rms_norm_call", {"torch.nn.functional.rms_norm", "torch.nn.RMSNorm"},
                   idiom="`nn.RMSNorm(d)`")
+
+
+# ======================================================= BatchNorm's running variance ====
+_BATCH_NORMS = {f"torch.nn.{name}" for name in ("BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "LazyBatchNorm1d",
+                                                "LazyBatchNorm2d", "LazyBatchNorm3d")} \
+    | {"torch.nn.functional.batch_norm"}  # SyncBatchNorm: the sync_batch_norm entry
+
+
+@detector("batch_norm_running_stats", ast.Attribute, ast.Name,
+          idiom="`nn.BatchNorm2d(c)` (or `norm_layer=nn.BatchNorm2d`) tracking running statistics")
+def _batch_norm_running_stats(node, a):
+    """A torch BatchNorm class or ``F.batch_norm``, called or passed on (a ``norm_layer``),
+    except in ``isinstance`` checks and with ``track_running_stats=False``."""
+    if a.side_by_side or not isinstance(node.ctx, ast.Load) or a.qualname(node) not in _BATCH_NORMS:
+        return None
+    parent = a.parent.get(node)
+    if isinstance(parent, ast.Tuple):
+        parent = a.parent.get(parent)
+    if isinstance(parent, ast.Call) and parent.func is not node and isinstance(parent.func, ast.Name) \
+            and parent.func.id in ("isinstance", "issubclass"):
+        return None
+    if isinstance(parent, ast.Call) and parent.func is node:
+        tracked = keyword(parent, "track_running_stats")
+        if tracked is not None and isinstance(tracked.value, ast.Constant) and tracked.value.value is False:
+            return None
+    return at(node)

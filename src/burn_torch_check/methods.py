@@ -4,7 +4,9 @@
 ``torch.Tensor`` that ``burn_torch.Tensor`` lacks (in-place ``*_`` methods apart: they have their
 own catalog entry), and ``ambiguous``: those of them that ``numpy.ndarray``, ``torch.nn.Module``
 or a Python container or string also has, so a call on a value of unknown type is only reported
-when the name is a tensor's alone.
+when the name is a tensor's alone; and ``configured_layers``: the ``torch.nn`` classes whose name
+``burn_torch.nn`` also has, with an ``XConfig`` to build them (there ``nn.X(4, 128)`` takes the
+numbers as fields, silently).
 ``python -m burn_torch_check.methods`` regenerates the file (it imports torch, burn_torch and
 numpy); a test keeps the stored file equal to what they say.
 """
@@ -27,10 +29,14 @@ def generate() -> dict[str, list[str]]:
     import torch
     from burn_torch import Tensor
 
+    from burn_torch import nn
+
     # hasattr, not dir(): Tensor carries a raising descriptor per torch-only name (torch_spellings)
     torch_only = {n for n in _public_methods(torch.Tensor) if not hasattr(Tensor, n) and not n.endswith("_")}
     others = set().union(*(dir(c) for c in (numpy.ndarray, torch.nn.Module, dict, list, str, set)))
-    return {"torch_only": sorted(torch_only), "ambiguous": sorted(torch_only & others)}
+    layers = {n for n in dir(torch.nn) if n[:1].isupper() and hasattr(nn, n) and hasattr(nn, f"{n}Config")}
+    return {"torch_only": sorted(torch_only), "ambiguous": sorted(torch_only & others),
+            "configured_layers": sorted(layers)}
 
 
 @lru_cache(maxsize=1)

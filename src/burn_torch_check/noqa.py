@@ -38,3 +38,15 @@ def suppressions(text: str) -> dict[int, frozenset[str]]:
 def suppressed(noqa: frozenset[str] | None, code: str, entry_id: str) -> bool:
     """Whether a finding with ``code`` / ``entry_id`` is suppressed by a line's ``noqa``."""
     return noqa is not None and (noqa is ALL or code.lower() in noqa or entry_id.lower() in noqa)
+
+
+_OURS = re.compile(r"^(bt\d+|[a-z][a-z0-9]*(?:_[a-z0-9]+)+)$")
+
+
+def unknown_tokens(noqa: dict[int, frozenset[str]], entries) -> list[tuple[int, str]]:
+    """(line, token) for each ``# noqa`` token that looks like this checker's (``BT`` and
+    digits, or an entry-id-like ``snake_case`` name) but names no code or entry of
+    ``entries``: a typo that silences nothing. Other tools' codes (``E501``) are not ours."""
+    known = {e.code.lower() for e in entries} | {e.id for e in entries}
+    return [(line, token) for line, tokens in sorted(noqa.items()) if tokens is not ALL
+            for token in sorted(tokens) if _OURS.match(token) and token not in known]

@@ -105,19 +105,16 @@ def claim(root: Node, check=None) -> list[Node]:
 
 
 def step_error(node: Node, g, err: Exception) -> Exception:
-    """``err`` raised by ``node``'s rule, re-made with the op, the step and the shapes (and,
-    in debug mode, the source line that recorded the step); the original is chained."""
+    """``err`` raised by ``node``'s rule, itself (its class, message and attributes kept, so
+    ``except torch.OutOfMemoryError`` around backward catches it), with a note naming the op,
+    the step and the shapes (and, in debug mode, the source line that recorded the step)."""
     origin = getattr(node, "origin", None)
     where = f", recorded at {origin}" if origin else ""
     parents = node.parents or ()
-    msg = (f"backward of {node.op.name} (step #{node.id}{where}) failed: {err} "
-           f"(output gradient {list(g.shape)} {g.dtype}; input shapes: "
-           f"{', '.join('-' if p is None else str(list(p.shape)) for p in parents)})")
-    cls = type(err)
-    if cls in (RuntimeError, ValueError, TypeError, IndexError, ArithmeticError, ZeroDivisionError,
-               NotImplementedError, AssertionError):
-        return cls(msg)
-    return RuntimeError(msg)
+    err.add_note(f"in backward of {node.op.name} (step #{node.id}{where}): output gradient "
+                 f"{list(g.shape)} {g.dtype}; input shapes: "
+                 f"{', '.join('-' if p is None else str(list(p.shape)) for p in parents)}")
+    return err
 
 
 def _release_steps(nodes) -> None:
@@ -137,8 +134,8 @@ def run_backward(root: Node, seed: torch.Tensor) -> dict[int, torch.Tensor]:
     in just before its rules run (see ``checkpoint``).
 
     Raises GraphConsumedError (nothing consumed) when the graph was consumed before, what a
-    hook's ``check`` raises (nothing consumed), and an error naming the op, the step and the
-    shapes when a rule fails (the graph is then consumed whole).
+    hook's ``check`` raises (nothing consumed), and what a failing rule raises, of its own class,
+    with a note naming the op, the step and the shapes (the graph is then consumed whole).
     """
     hooks = _hooks.for_pass(root, seed) if _hooks.registered else None
     stepping = leafing = None  # the hooks that see every step / every leaf's gradient
@@ -201,7 +198,7 @@ def run_backward(root: Node, seed: torch.Tensor) -> dict[int, torch.Tensor]:
                         computed = tuple([pg.dense() if pg.__class__ is _Region else pg
                                           for pg in computed])
             except Exception as e:
-                raise step_error(node, g, e) from e
+                raise step_error(node, g, e)
             if stepping:
                 for h in stepping:
                     h.step(node, g, computed, grads, recomputer)
@@ -254,7 +251,7 @@ def run_backward(root: Node, seed: torch.Tensor) -> dict[int, torch.Tensor]:
                             grads[p] = cur + pg
                         owned.add(p)
             except Exception as e:
-                raise step_error(node, g, e) from e
+                raise step_error(node, g, e)
             node.parents = node.saved = None
     except BaseException:
         _release_steps(nodes)

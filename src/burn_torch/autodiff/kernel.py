@@ -17,11 +17,27 @@ def bind_tensor_class(cls) -> None:
     _Tensor = cls
 
 
+_BURN_FLOATS = {torch.float64: "F64", torch.float32: "F32", torch.float16: "F16",
+                torch.bfloat16: "BF16"}
+
+
 def kernel_error(op, err: RuntimeError, datas) -> Exception:
-    """Turns torch's shape/dtype complaints into ValueError naming the op and the input shapes."""
+    """Turns torch's shape/dtype complaints into ValueError naming the op and the input shapes;
+    float inputs of different dtypes (a float64 input to a float32 layer) are named with their
+    dtypes and the cast that makes them agree."""
     if type(err) is not RuntimeError:
         return err
     flat = [t for d in datas for t in (d if isinstance(d, tuple) else (d,))]
+    floats = [t.dtype for t in flat if t.is_floating_point()]
+    if len(set(floats)) > 1:
+        names = op.inputs if len(op.inputs) == len(flat) else [f"input {i}" for i in range(len(flat))]
+        listed = ", ".join(f"{n} {str(t.dtype).removeprefix('torch.')}" for n, t in zip(names, flat))
+        first, want = flat[0].dtype, next(d for d in floats if d is not flat[0].dtype)
+        cast = f".cast(DType.{_BURN_FLOATS.get(want, want)})"
+        return ValueError(
+            f"{op.name}: its inputs have different float dtypes ({listed}); burn_torch does not "
+            f"promote (Burn does not): cast {names[0]} with {cast}, or the others (a layer's "
+            f"parameters) to {str(first).removeprefix('torch.')}")
     shapes = ", ".join(str(list(t.shape)) for t in flat)
     return ValueError(f"{op.name}: {err} (input shapes: {shapes})")
 

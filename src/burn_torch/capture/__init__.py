@@ -10,7 +10,9 @@ gradient-retaining leaf; which inputs are the same object; every non-tensor argu
 mode, the registered backward hooks, the kernel choices of ``burn_torch.autotune`` and torch's
 deterministic mode) *replay* the recording: one generated Python line per
 kernel, on the new input values, with no public Tensor, no Node and no op-table dispatch per op,
-and return what ``fn`` returned — ``Gradients`` containers keyed by the new call's leaves,
+and return what ``fn`` returned (kernels none of whose results it needs are left out: a loss
+computed only to seed backward; random draws and in-place kernels always run) — ``Gradients``
+containers keyed by the new call's leaves,
 ``GradientsParams`` keyed by the ParamIds of the new call's parameters (a plan reads them from
 the arguments: the key holds no ids), Tensors, containers. Gradients are bit-equal to eager (the
 same kernels on the same values).

@@ -1,7 +1,7 @@
 """Generates the migration guide and ``catalog.json`` from the catalog's entry files.
 
 ``python -m burn_torch.compat.guide`` (from a checkout) rewrites ``migration_guide/*.md`` and
-``src/burn_torch/compat/catalog.json``; ``--check`` only reports whether they are up to date
+``src/burn_torch_check/catalog.json``; ``--check`` only reports whether they are up to date
 (exit 1 when not). The guide's prose lives next to the entries: ``compat/_guide.md`` is the
 index's introduction and ``compat/<category>/_guide.md`` a section's text, in which a line
 ``{{entry: ID}}`` places an entry. Every code block of an entry is the source of its snippet
@@ -136,9 +136,15 @@ def checker_accuracy(root: Path, entries: list[SourceEntry]) -> str:
         rows.append(f"| `{entry_id}` | {code.get(entry_id, '')} | {c.tp + c.fn} | {c.tp + c.fp} "
                     f"| {pct(c.precision)} | {pct(c.recall)} |")
     total = overall(counts)
+    heldout_dir = root / "tests" / "data" / "porting_heldout"
+    heldout = overall(measure(heldout_dir))
     unmeasured = [f"`{e.id}`" for e in entries if e.detectors and e.id not in counts]
     return "\n".join([f"{files} files, {total.tp + total.fn} labelled places: precision "
-                      f"{pct(total.precision)}, recall {pct(total.recall)} overall.", "",
+                      f"{pct(total.precision)}, recall {pct(total.recall)} overall. Held out "
+                      f"(`tests/data/porting_heldout/`, {len(list(heldout_dir.glob('*.py')))} files "
+                      f"labelled by line, every catalogued divergence counting): "
+                      f"{heldout.tp + heldout.fn} places, precision {pct(heldout.precision)}, "
+                      f"recall {pct(heldout.recall)}.", "",
                       *rows, "", "Entries with a detector that the corpus does not exercise: "
                       f"{', '.join(unmeasured) or 'none'}. Entries without a detector are not "
                       "reported (the index below shows which)."])
@@ -169,7 +175,7 @@ def generate(root: Path = ROOT) -> dict[Path, str]:
     out = {root / "migration_guide" / "README.md": render_index(root, entries)}
     for i, (category, title, filename) in enumerate(SECTIONS):
         out[root / "migration_guide" / filename] = render_section(root, i, category, title, by_id)
-    catalog_path = root / "src" / "burn_torch" / "compat" / CATALOG_JSON.name
+    catalog_path = root / "src" / "burn_torch_check" / CATALOG_JSON.name
     out[catalog_path] = json.dumps([e.metadata() for e in entries], indent=1, ensure_ascii=False) + "\n"
     codes = {**read_codes(root), **{e.id: e.code for e in entries}}
     out[codes_file(root)] = json.dumps(codes, indent=1) + "\n"

@@ -97,10 +97,11 @@ def _target(loss: str, output: torch.Tensor, gen: torch.Generator) -> torch.Tens
 def _losses(loss: str, device: Device):
     from .. import nn
     import torch.nn.functional as F
-    if loss == "cross_entropy":
-        return F.cross_entropy, nn.CrossEntropyLossConfig().init(device).forward
-    if loss == "nll_loss":  # on log_softmax outputs: cross-entropy on logits computes the same
-        return F.nll_loss, nn.CrossEntropyLossConfig().init(device).forward
+    if loss in ("cross_entropy", "nll_loss"):  # nll_loss on log_softmax outputs: the same cross-entropy
+        torch_fn = F.cross_entropy if loss == "cross_entropy" else F.nll_loss
+        ce = nn.CrossEntropyLossConfig().init(device)
+        return (lambda out, target: torch_fn(out.reshape(-1, out.shape[-1]), target.reshape(-1)),
+                lambda out, target: ce.forward(out.reshape([-1, out.dims()[-1]]), target.reshape([-1])))
     if loss == "bce":  # Burn's targets are Int labels
         bce = nn.BinaryCrossEntropyLossConfig().init(device)
         return F.binary_cross_entropy, lambda out, target: bce.forward(out, target.int())

@@ -17,14 +17,17 @@ all-reduces with the rest of backward (see ``sync``)::
 (``process``); ``shard``/``ShardSampler``: splitting data (``sharding``); ``broadcast_module``:
 equal replicas (``replica``); ``Tensor.set_distributed`` / ``Module.distributed()``: marking
 (``burn_torch.autodiff.distributed_leaf``); ``bucket_cap_mb``/``set_bucket_cap_mb``: how many MiB
-of gradients share one all-reduce (``sync``). Misuse raises
-[`DistributedError`][burn_torch.errors.DistributedError], an ``AutodiffError``.
+of gradients share one all-reduce (``sync``); ``all_reduce``/``all_gather``/``broadcast``:
+collectives on values, returning new tensors (``collective``). Misuse raises
+:class:`DistributedError`, an ``AutodiffError``.
 """
 from .sharding import ShardSampler, shard
 from ..errors import DistributedError
 from .process import barrier, init, is_initialized, local_rank, rank, shutdown, world_size
 from .replica import broadcast_module
 from .sync import bucket_cap_mb, set_bucket_cap_mb
+from .collective import all_gather, all_reduce, broadcast
 
 __all__ = ["init", "shutdown", "is_initialized", "rank", "world_size", "local_rank", "barrier",
-           "shard", "ShardSampler", "broadcast_module", "DistributedError", "bucket_cap_mb", "set_bucket_cap_mb"]
+           "shard", "ShardSampler", "broadcast_module", "DistributedError", "bucket_cap_mb", "set_bucket_cap_mb",
+           "all_reduce", "all_gather", "broadcast"]

@@ -23,6 +23,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import re
 import types
 import typing
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
@@ -40,6 +41,35 @@ def _builder(name: str):
     return with_field
 
 
+def _sequence_fields(cls: type) -> tuple[tuple[str, int | None], ...]:
+    """``(name, expected length or None)`` of the fields annotated ``Sequence[int]`` (one size
+    per dim, Burn's ``[usize; N]``); the length is that of the class's tuple defaults."""
+    fields = dataclasses.fields(cls)
+    lengths = {len(f.default) for f in fields if isinstance(f.default, tuple) and f.default
+               and all(type(v) is int for v in f.default)}
+    rank = re.search(r"(\d)d", cls.__name__)
+    n = lengths.pop() if len(lengths) == 1 else int(rank.group(1)) if rank else None
+    return tuple((f.name, n) for f in fields
+                 if str(f.type).replace("typing.", "") in ("Sequence[int]", "Sequence[int] | None"))
+
+
+def _checked_init(init, cls: type):
+    """``init`` followed by the check that no ``Sequence[int]`` field holds a bare int."""
+    def __init__(self, *args, **kwargs):
+        init(self, *args, **kwargs)
+        for name, n in cls._sequence_fields:
+            value = getattr(self, name)
+            if isinstance(value, int) and name == "channels":
+                raise TypeError(f"{cls.__name__}: channels is [channels_in, channels_out] "
+                                f"(Burn's [usize; 2]), got the int {value}")
+            if isinstance(value, int):
+                fix = f"[{', '.join([str(value)] * n)}]" if n else f"[{value}, ...]"
+                raise TypeError(f"{cls.__name__}: {name} takes one size per dim (Burn's "
+                                f"[usize; {n or 'N'}]), got the int {value}; write {fix}")
+    __init__.__wrapped__ = init
+    return __init__
+
+
 class _Builder(Protocol[_C_co]):
     """What a ``with_<field>`` builder is to a type checker: one value in, the config out."""
 
@@ -48,7 +78,10 @@ class _Builder(Protocol[_C_co]):
 
 @dataclass_transform(frozen_default=True, field_specifiers=(dataclasses.field,))
 class Config:
-    """Base class of configs; see the module docstring."""
+    """Base class of configs; see the module docstring. A field annotated ``Sequence[int]``
+    given a bare int (``Conv2dConfig([1, 8], 3)``) raises TypeError naming the list to write."""
+
+    _sequence_fields: ClassVar[tuple] = ()
 
     if TYPE_CHECKING:
         __dataclass_fields__: ClassVar[dict[str, dataclasses.Field[Any]]]
@@ -62,6 +95,9 @@ class Config:
         for field in dataclasses.fields(cls):
             if f"with_{field.name}" not in cls.__dict__:
                 setattr(cls, f"with_{field.name}", _builder(field.name))
+        cls._sequence_fields = _sequence_fields(cls)
+        if cls._sequence_fields:
+            cls.__init__ = _checked_init(cls.__init__, cls)
 
     def to_dict(self) -> dict:
         """The fields as a dict (nested configs as dicts too)."""

@@ -8,6 +8,7 @@ from ..device import Device
 from ..module import Config, Module, Param, module_fields
 from ..functional.module_ops.linear import linear
 from ..tensor import Tensor
+from .checks import expect_input
 from .initializer import Initializer
 
 
@@ -42,7 +43,10 @@ class Linear(Module):
     bias: Param | None = None
 
     def forward(self, input: Tensor) -> Tensor:
-        """``[..., d_input] -> [..., d_output]`` (``burn_torch.module_ops.linear``)."""
+        """``[..., d_input] -> [..., d_output]`` (``burn_torch.module_ops.linear``); ValueError
+        for another last dim."""
+        d_input = self.weight.val()._data.shape[0]
+        expect_input("Linear", input, f"[..., {d_input}] (d_input {d_input})", None, {-1: d_input})
         return linear(input, self.weight.val(), None if self.bias is None else self.bias.val())
 
     def __repr__(self) -> str:

@@ -11,6 +11,7 @@ from .. import validate
 from ..device import Device
 from ..module import Config, Module, module_fields
 from ..tensor import Tensor
+from .checks import expect_input
 
 
 def generate_sinusoids(length: int, d_model: int, max_timescale: int, device: Device) -> Tensor:
@@ -58,14 +59,11 @@ class PositionalEncoding(Module):
     def forward(self, input: Tensor) -> Tensor:
         """``input + sinusoids[:, :seq]``; ValueError when the sequence is longer than
         ``max_sequence_size`` or ``d_model`` differs."""
-        validate.rank("PositionalEncoding.forward", "input", input, 3, " [batch, seq, d_model]")
-        _, seq, d_model = input.dims()
         _, max_seq, d = self.sinusoids.dims()
+        expect_input("PositionalEncoding", input, f"[batch, seq, {d}] (d_model {d})", 3, {2: d})
+        seq = input._data.shape[1]
         if seq > max_seq:
             raise ValueError(f"max_sequence_size({max_seq}) must be greater or equal than "
                              f"length({seq})")
-        if d_model != d:
-            raise ValueError(f"d_model({d_model}) of the input must be equal to d_model of "
-                             f"encoding({d})")
         table = self.sinusoids.slice([(0, 1), (0, seq)]).cast(input.dtype())
         return input + table

@@ -43,6 +43,9 @@ _mm = torch.mm
 _addmm = torch.addmm
 _mul = torch.mul
 _cat = torch.cat
+# ``1 - t`` and ``t.split(n)`` go through Python wrappers in torch (``Tensor.__rsub__``,
+# ``Tensor.split``): these kernels' bindings are called directly
+_rsub = torch.rsub
 _unbind_copy = torch.unbind_copy
 _grad_enabled = torch.is_grad_enabled
 _set_grad = torch._C._set_grad_enabled
@@ -86,6 +89,8 @@ def _steps(T: int, reverse: bool):
 def _previous(seq, first, reverse: bool):
     """Each step's previous state in processing order, ``[T, B, H]`` (``first`` at step one)."""
     first = first.unsqueeze(0)
+    if seq.shape[0] == 1:  # one step (a decoder loop's): no copy
+        return first
     return _cat((seq[1:], first)) if reverse else _cat((first, seq[:-1]))
 
 
@@ -222,7 +227,7 @@ def _lstm_forward(datas, batch_first, reverse):
             a_all[t].copy_(ws)
     else:
         sig = acts[..., :3 * H].unbind(0)
-        i_, f_, o_, g_ = (p.unbind(0) for p in acts.split(H, 2))
+        i_, f_, o_, g_ = (p.unbind(0) for p in acts.split_with_sizes((H, H, H, H), 2))
         for t in _steps(T, reverse):
             _addmm(xg[t], h, w_hh, out=a_all[t])
             sig[t].sigmoid_()
@@ -262,16 +267,16 @@ def _lstm_rule(g, s, parents):
                                                                  False)
             dh = _mm(gp[t].copy_(gg), w_hh_t)
     else:
-        i, f, o, gt = acts.split(H, 2)
+        i, f, o, gt = acts.split_with_sizes((H, H, H, H), 2)
         tanh_c = cells.tanh()
         # the factors each gate's pre-activation gradient takes from dc (i, f, g) or dh (o)
         m = torch.empty_like(acts)
-        mi, mf, mo, mg = m.split(H, 2)
-        torch.mul(gt, i * (1 - i), out=mi)
-        torch.mul(c_prev, f * (1 - f), out=mf)
-        torch.mul(tanh_c, o * (1 - o), out=mo)
-        torch.mul(i, 1 - gt * gt, out=mg)
-        k = (o * (1 - tanh_c * tanh_c)).unbind(0)  # dc += dh * k
+        mi, mf, mo, mg = m.split_with_sizes((H, H, H, H), 2)
+        torch.mul(gt, i * _rsub(i, 1), out=mi)
+        torch.mul(c_prev, f * _rsub(f, 1), out=mf)
+        torch.mul(tanh_c, o * _rsub(o, 1), out=mo)
+        torch.mul(i, _rsub(gt * gt, 1), out=mg)
+        k = (o * _rsub(tanh_c * tanh_c, 1)).unbind(0)  # dc += dh * k
         f_ = f.unbind(0)
         m4, g4 = m.view(T, B, 4, H), g_pre.view(T, B, 4, H)
         mi_f, mg_, mo_ = m4[:, :, :2].unbind(0), m4[:, :, 3:].unbind(0), mo.unbind(0)
@@ -328,23 +333,28 @@ def _gru_forward(datas, batch_first, reverse):
     hs = out.unbind(0)
     # per step: r, z, n, then h W_hn + b_hn (what r multiplies); CUDA: the fused kernel's workspace
     acts = x.new_empty(T, B, 5 * H if cuda else 4 * H)
-    a_all = acts.unbind(0)
     if cuda:
-        xg_ = xg.unbind(0)
+        xg_, a_all = xg.unbind(0), acts.unbind(0)
         for t in _steps(T, reverse):
             hg = _mm(h, w_hh) if b_hh is None else _addmm(b_hh, h, w_hh)
             hy, ws = aten._thnn_fused_gru_cell(xg_[t], hg, h)
             h = hs[t].copy_(hy)
             a_all[t].copy_(ws)
         return _time_major(out, batch_first), acts, w_ih, w_hh
-    if b_hh is not None:  # r and z add both biases before the sigmoid: fold b_hh's in once
-        xg[..., :2 * H] += b_hh[:2 * H]
-    x_rz, x_n = xg[..., :2 * H].unbind(0), xg[..., 2 * H:].unbind(0)
-    rz_, z_, n_, hn_ = (acts[..., :2 * H].unbind(0), acts[..., H:2 * H].unbind(0),
-                        acts[..., 2 * H:3 * H].unbind(0), acts[..., 3 * H:].unbind(0))
-    r_ = acts[..., :H].unbind(0)
-    w_rz, w_n = w_hh[:, :2 * H], w_hh[:, 2 * H:]
-    b_n = None if b_hh is None else b_hh[2 * H:]
+    # one split per packed tensor and one unbind per part: the fewest binding calls per pass
+    # (a decoder loop runs this once per generated position); split_with_sizes, not split,
+    # whose Python wrapper costs more than a slice
+    x_rz, x_n = xg.split_with_sizes((2 * H, H), 2)
+    w_rz, w_n = w_hh.split_with_sizes((2 * H, H), 1)
+    if b_hh is None:
+        b_n = None
+    else:  # r and z add both biases before the sigmoid: fold b_hh's in once
+        b_rz, b_n = b_hh.split_with_sizes((2 * H, H))
+        x_rz.add_(b_rz)
+    x_rz, x_n = x_rz.unbind(0), x_n.unbind(0)
+    r_, z_, n_, hn_ = acts.split_with_sizes((H, H, H, H), 2)
+    r_, z_, n_, hn_ = r_.unbind(0), z_.unbind(0), n_.unbind(0), hn_.unbind(0)
+    rz_ = acts[..., :2 * H].unbind(0)
     for t in _steps(T, reverse):
         # r, z = σ(x_rz + h W_rz + b_rz); hn = h W_n + b_n; n = tanh(x_n + r hn)
         _addmm(x_rz[t], h, w_rz, out=rz_[t]).sigmoid_()
@@ -379,14 +389,18 @@ def _gru_rule(g, s, parents):
             gi_[t].copy_(gi)
             dh = _addmm(dh_direct, gh_[t].copy_(gh), w_hh_t)
     else:
-        r, z, n, hn = acts.split(H, 2)
-        a_n = ((1 - z) * (1 - n * n)).unbind(0)          # d n_pre / d h'
-        a_z = ((h_prev - n) * z * (1 - z)).unbind(0)     # d z_pre / d h'
-        a_r = (hn * r * (1 - r)).unbind(0)               # d r_pre / d n_pre
+        r, z, n, hn = acts.split_with_sizes((H, H, H, H), 2)
+        one_minus_z = _rsub(z, 1)
+        a_n = (one_minus_z * _rsub(n * n, 1)).unbind(0)      # d n_pre / d h'
+        a_z = ((h_prev - n) * z * one_minus_z).unbind(0)  # d z_pre / d h'
+        a_r = (hn * r * _rsub(r, 1)).unbind(0)               # d r_pre / d n_pre
         r_, z_ = r.unbind(0), z.unbind(0)
-        gi_r, gi_z, gi_n = (p.unbind(0) for p in g_in.split(H, 2))
-        gh_rz, gh_n = g_hid[..., :2 * H].unbind(0), g_hid[..., 2 * H:].unbind(0)
-        gi_rz, gh_ = g_in[..., :2 * H].unbind(0), g_hid.unbind(0)
+        gi_rz, gi_n = g_in.split_with_sizes((2 * H, H), 2)
+        gh_rz, gh_n = g_hid.split_with_sizes((2 * H, H), 2)
+        gi_r, gi_z = gi_rz.split_with_sizes((H, H), 2)
+        gi_r, gi_z = gi_r.unbind(0), gi_z.unbind(0)
+        gi_n, gi_rz, gh_rz, gh_n = gi_n.unbind(0), gi_rz.unbind(0), gh_rz.unbind(0), gh_n.unbind(0)
+        gh_ = g_hid.unbind(0)
         for t in _steps(T, not reverse):
             dh = go[t] if dh is None else go[t] + dh
             dn = _mul(dh, a_n[t], out=gi_n[t])
@@ -423,7 +437,7 @@ def _rnn_rule(g, s, parents):
     go = _time_major(g, batch_first)
     w_ih, w_hh = s.w_ih, s.w_hh
     T, B, H = out.shape
-    deriv = (1 - out * out).unbind(0)
+    deriv = _rsub(out * out, 1).unbind(0)
     g_pre = torch.empty_like(out)
     gp, go_ = g_pre.unbind(0), go.unbind(0)
     w_hh_t = w_hh.t()

@@ -27,13 +27,13 @@ to ``gamma``/``beta``, ...; the rules of ``burn_torch.compat``'s state-dict inte
 """
 from __future__ import annotations
 
-import importlib
 import os
 import pickle
 import re
 import struct
 from dataclasses import dataclass, field
 from pathlib import Path
+import cbor2
 import safetensors
 import safetensors.torch
 import torch
@@ -255,14 +255,6 @@ class _Store:
 BURNPACK_MAGIC, BURNPACK_VERSION, ALIGN = 0x4255524E, 1, 256
 
 
-def _cbor2():
-    """The ``cbor2`` module, imported on first use (only Burnpack files need it)."""
-    try:
-        return importlib.import_module("cbor2")
-    except ImportError:
-        raise ImportError("BurnpackStore reads and writes CBOR metadata with cbor2: pip install cbor2") from None
-
-
 class BurnpackStore(_Store):
     """Burn's native ``.bpk`` format (see the module docstring); keeps ParamIds."""
 
@@ -284,7 +276,7 @@ class BurnpackStore(_Store):
         meta = {"tensors": descriptors}
         if metadata:
             meta["metadata"] = metadata
-        meta_bytes = _cbor2().dumps(meta)
+        meta_bytes = cbor2.dumps(meta)
         header = struct.pack("<IHI", BURNPACK_MAGIC, BURNPACK_VERSION, len(meta_bytes))
         data_start = -(-(len(header) + len(meta_bytes)) // ALIGN) * ALIGN
         out = bytearray(header + meta_bytes)
@@ -303,7 +295,6 @@ class BurnpackStore(_Store):
             raise StoreError(f"{self.path}: not a burnpack file (bad magic number)")
         if version != BURNPACK_VERSION:
             raise StoreError(f"{self.path}: burnpack version {version} is not supported")
-        cbor2 = _cbor2()
         try:
             meta = cbor2.loads(raw[10:10 + size])
             data_start = -(-(10 + size) // ALIGN) * ALIGN

@@ -26,6 +26,7 @@ from .numeric import (EPS, FiniteDifferences, directional_mismatch, jacobian_mis
 from .oracle import torch_oracle_mode
 from .report import difference, gradient_difference, truth_difference
 from .runs import BOTH, LOSSES, Failures, burn_run, burn_runs
+from .threads import one_thread_when_small
 
 __all__ = ["GradCheck", "assert_grads_match_torch", "check_grads_numerically", "LOSSES",
            "numeric_mismatch", "grad_or_zeros"]
@@ -100,6 +101,7 @@ def numeric_mismatch(fn: Callable, inputs: list[Input], base, loss: str, seed: i
     return directional_mismatch(fn, inputs, base.weights, base.grads, seed, fd, names, notes)
 
 
+@one_thread_when_small
 def assert_grads_match_torch(fn: Callable, *inputs, rtol: float | None = None,
                              atol: float | None = None, loss: str = "weighted",
                              seed: int = 0, numeric: bool = True,
@@ -145,10 +147,12 @@ def assert_grads_match_torch(fn: Callable, *inputs, rtol: float | None = None,
     [`GradCheck`][burn_torch.testing.grads.GradCheck]. Raises AssertionError listing every mismatch;
     ValueError for an unknown ``loss`` or a tracked intermediate argument.
     """
+    __tracebackhide__ = True  # pytest shows the caller's line, not the kit's
     prepared = prepare_all(inputs)
     labels = argument_names(fn, len(prepared), names)
     failures = Failures(f"burn_torch disagrees with the op-table oracle (torch autograd over the "
-                        f"same kernels) or finite differences (loss={loss!r}, seed={seed}):")
+                        f"same kernels) or finite differences (loss={loss!r}, seed={seed}):",
+                        prepared, labels)
     run = burn_runs(fn, prepared, loss, seed, failures, labels, strategies)
     ref_outs, ref_grads = _oracle_run(fn, prepared, run.weights, burn_rules)
     truth = None
@@ -191,6 +195,7 @@ def _compare(what, got, ref, truth, rtol, atol, slack) -> str | None:
     return truth_difference(what, got, ref, truth.to(torch.float64), rtol, atol, slack)
 
 
+@one_thread_when_small
 def check_grads_numerically(fn: Callable, *inputs, eps: float = EPS, rtol: float = 1e-5,
                             atol: float = 1e-7, loss: str = "weighted", seed: int = 0,
                             names: Sequence[str] | None = None) -> GradCheck:
@@ -205,10 +210,11 @@ def check_grads_numerically(fn: Callable, *inputs, eps: float = EPS, rtol: float
     [`GradCheck`][burn_torch.testing.grads.GradCheck]; raises AssertionError with the per-leaf
     report as [`assert_grads_match_torch`][burn_torch.testing.grads.assert_grads_match_torch] does.
     """
+    __tracebackhide__ = True  # pytest shows the caller's line, not the kit's
     prepared = prepare_all(inputs, float64=True)
     labels = argument_names(fn, len(prepared), names)
     failures = Failures(f"burn_torch gradients disagree with finite differences (eps={eps:g}, "
-                        f"loss={loss!r}, seed={seed}):")
+                        f"loss={loss!r}, seed={seed}):", prepared, labels)
     run = burn_run(fn, prepared, loss, seed, failures, labels)
     done: dict[int, torch.Tensor] = {}
     for i, (inp, g) in enumerate(zip(prepared, run.grads)):

@@ -30,13 +30,31 @@ _DEVICES = {Strategy.DISABLED: Device.cpu().autodiff(),
             Strategy.BALANCED: Device.cpu().autodiff().gradient_checkpointing()}
 
 
-class Failures:
-    """Collects mismatches; [`raise_if_any`][burn_torch.testing.runs.Failures.raise_if_any] raises
-    them as one AssertionError."""
+#: Arguments of at most this many elements are printed in full in a failure report.
+SHOWN_ELEMENTS = 64
 
-    def __init__(self, title: str) -> None:
+
+def _shown(value: torch.Tensor) -> str:
+    """An argument's values as a failure report prints them: exactly (each float with the
+    digits that read back to it) up to :data:`SHOWN_ELEMENTS` elements, else shape and dtype."""
+    dtype = str(value.dtype).removeprefix("torch.")
+    if value.numel() > SHOWN_ELEMENTS:
+        return f"<{dtype} tensor of shape {list(value.shape)}>"
+    array = value.detach().cpu()
+    array = (array.double() if array.dtype is torch.bfloat16 else array).numpy()
+    text = np.array2string(array, separator=", ", floatmode="unique", threshold=SHOWN_ELEMENTS)
+    return f"{text} ({dtype})"
+
+
+class Failures:
+    """Collects mismatches; :meth:`raise_if_any` raises them as one AssertionError: the title,
+    one line per mismatch, and (given ``inputs`` and their ``names``) the arguments' values, so
+    the failing call can be repeated with the title's seed."""
+
+    def __init__(self, title: str, inputs: Sequence[Input] = (), names: Sequence[str] = ()) -> None:
         self.title = title
         self.lines: list[str] = []
+        self.inputs, self.names = inputs, names
 
     def check(self, line: str | None) -> None:
         if line is not None:
@@ -44,9 +62,14 @@ class Failures:
 
     def raise_if_any(self, extra: Callable[[], str | None] | None = None) -> None:
         """Raises when any mismatch was found; ``extra`` (called only then) adds a last line."""
+        __tracebackhide__ = True
         if self.lines:
             more = extra() if extra is not None else None
-            raise AssertionError("\n  ".join([self.title] + self.lines + ([more] if more else [])))
+            lines = [self.title] + self.lines + ([more] if more else [])
+            if self.inputs:
+                lines.append("inputs (repeat the call with them and the same seed to reproduce):")
+                lines += [f"  {name} = {_shown(inp.storage)}" for inp, name in zip(self.inputs, self.names)]
+            raise AssertionError("\n  ".join(lines))
 
 
 @dataclass
@@ -175,9 +198,9 @@ def _same(a, b) -> bool:
 
 def burn_runs(fn: Callable, inputs: list[Input], loss: str, seed: int, failures: Failures,
               names: Sequence[str], strategies: Sequence[Strategy] = BOTH) -> BurnRun:
-    """[`burn_run`][burn_torch.testing.runs.burn_run] under each strategy in ``strategies`` (the
-    first one's run is returned; an empty sequence runs the inputs as given). Every further strategy
-    must give bit-equal outputs and gradients (NaN equal to NaN), reported per value otherwise."""
+    """:func:`burn_run` under each strategy in ``strategies`` (the first one's run is returned;
+    an empty sequence runs the inputs as given). Every further strategy must give bit-equal
+    outputs and gradients (NaN equal to NaN), reported per value otherwise."""
     if not strategies:
         return burn_run(fn, inputs, loss, seed, failures, names)
     first = burn_run(fn, with_strategy(inputs, strategies[0]), loss, seed, failures, names)

@@ -1,21 +1,18 @@
 """Hypothesis strategies for property tests of burn_torch code (needs ``hypothesis``).
 
-Two kinds of arrays:
+Every array is drawn by hypothesis entry by entry (``hypothesis.extra.numpy.arrays``), so a
+failing example shows the array itself and hypothesis shrinks its values; shapes come from
+``hypothesis.extra.numpy.array_shapes`` and ``broadcastable_shapes``. Two kinds of arrays:
 
-* [`edge_arrays`][burn_torch.testing.strategies.edge_arrays],
-  [`clamp_arrays`][burn_torch.testing.strategies.clamp_arrays],
-  [`repeated_indices`][burn_torch.testing.strategies.repeated_indices]: every value drawn by
-  hypothesis, so they contain the points where gradients are decided (zeros, exact ties, clamp
-  bounds, kinks, repeated indices), hypothesis shrinks the values themselves (towards 0 and towards
-  fewer distinct values) and a failing example shows the arrays;
-* [`float_arrays`][burn_torch.testing.strategies.float_arrays],
-  [`index_arrays`][burn_torch.testing.strategies.index_arrays],
-  [`masks`][burn_torch.testing.strategies.masks]: values from a numpy generator seeded by hypothesis
-  (fast for any size, away from edges on request; hypothesis shrinks the shape and the seed).
+* :func:`edge_arrays`, :func:`clamp_arrays`, :func:`repeated_indices`: the points where
+  gradients are decided (zeros, exact ties, clamp bounds, kinks, repeated indices) are drawn
+  often; values shrink towards 0 and towards fewer distinct values;
+* :func:`float_arrays`: values on a fine grid strictly inside ``[low, high)`` and away from the
+  values to avoid, never exactly at a kink, a bound or a half-integer (values shrink towards
+  the middle of the range); :func:`index_arrays` and :func:`masks`: indices and Bool masks.
 
-Every strategy takes concrete shapes except
-[`float_arrays`][burn_torch.testing.strategies.float_arrays] and
-[`edge_arrays`][burn_torch.testing.strategies.edge_arrays], which also accept a strategy of shapes.
+Every strategy takes concrete shapes except :func:`float_arrays` and :func:`edge_arrays`, which
+also accept a strategy of shapes.
 
 Examples::
 
@@ -33,26 +30,44 @@ from __future__ import annotations
 from typing import Sequence
 
 import numpy as np
-from hypothesis import strategies as st
-from hypothesis.strategies import SearchStrategy
+
+from ..optional import missing
+
+try:
+    from hypothesis import strategies as st
+    from hypothesis.extra import numpy as hnp
+    from hypothesis.strategies import SearchStrategy
+except ImportError as e:
+    raise missing("hypothesis", "burn_torch.testing.strategies") from e
+
+from burn_torch_pytest.profiles import register_hypothesis_profiles
+
+register_hypothesis_profiles()  # settings.load_profile("burn_torch-ci") works once this is imported
 
 Shape = tuple
 
-_seeds = st.integers(0, 2**32 - 1)
+#: float_arrays' grid: ``2**16`` points per range, each at the middle of its cell
+_GRID = 2 ** 16
 
 
 def shapes(min_rank: int = 1, max_rank: int = 4, min_side: int = 1,
            max_side: int = 5) -> SearchStrategy[Shape]:
-    """Tuples of ``min_rank..max_rank`` dims, each in ``min_side..max_side``."""
-    return st.lists(st.integers(min_side, max_side), min_size=min_rank, max_size=max_rank).map(tuple)
+    """Tuples of ``min_rank..max_rank`` dims, each in ``min_side..max_side``
+    (``hypothesis.extra.numpy.array_shapes``)."""
+    return hnp.array_shapes(min_dims=min_rank, max_dims=max_rank, min_side=min_side,
+                            max_side=max_side)
 
 
 def broadcastable_shapes(shape: Sequence[int]) -> SearchStrategy[Shape]:
     """Shapes of the same rank as ``shape`` that broadcast to it: each dim is ``shape``'s or 1
-    (Burn broadcasts only between tensors of equal rank). Shrinks towards ``shape`` itself."""
+    (Burn broadcasts only between tensors of equal rank; ``hypothesis.extra.numpy.
+    broadcastable_shapes``)."""
     shape = tuple(shape)
-    flags = st.lists(st.booleans(), min_size=len(shape), max_size=len(shape))
-    return flags.map(lambda ones: tuple(1 if one else d for one, d in zip(ones, shape)))
+    # hypothesis lets a dim where ``shape`` has 1 take any size: those become 1 here, so that two
+    # draws for the same ``shape`` broadcast together too
+    return hnp.broadcastable_shapes(shape, min_dims=len(shape), max_dims=len(shape), min_side=1,
+                                    max_side=max(shape, default=1)).map(
+        lambda drawn: tuple(d if d == s else 1 for d, s in zip(drawn, shape)))
 
 
 @st.composite
@@ -96,35 +111,46 @@ def _place(positions: np.ndarray, intervals: list[tuple[float, float]]) -> np.nd
     return out
 
 
+def _shape_strategy(shape) -> SearchStrategy[Shape]:
+    return shape if isinstance(shape, SearchStrategy) else st.just(tuple(shape))
+
+
 def float_arrays(shape, low: float = -2.0, high: float = 2.0, *, avoid: float | Sequence[float] = (),
                  margin: float = 0.25, distinct: bool = False,
                  dtype=np.float64) -> SearchStrategy[np.ndarray]:
     """Float arrays of ``shape`` (a tuple or a strategy of tuples) with values in ``[low, high)``,
     at least ``margin`` away from every value in ``avoid`` (poles and zeros: ``avoid=0.0`` for
-    divisors). ``distinct=True``: pairwise distinct values spread over the range (no ties for
-    max/min/argmax). Raises ValueError when ``avoid`` leaves no values."""
+    divisors). Each value is drawn by hypothesis as a cell of a grid of ``2**16`` cells over the
+    allowed values and placed at the middle of its cell: never exactly at ``low``, at a value to
+    avoid, at 0 or at a half-integer. ``distinct=True``: pairwise distinct values, each at the
+    middle of its own cell of a grid of ``4 n`` cells over the range (``n`` values: at least
+    ``(high - low) / 4n`` apart, no ties for max/min/argmax; they shrink towards the lowest
+    cells). Raises ValueError when ``avoid`` leaves no values."""
     avoid = (avoid,) if isinstance(avoid, (int, float)) else tuple(avoid)
     intervals = _allowed(float(low), float(high), avoid, margin)
     total = sum(hi - lo for lo, hi in intervals)
-    shape_st = shape if isinstance(shape, SearchStrategy) else st.just(tuple(shape))
+    shape_st = _shape_strategy(shape)
+    half = _GRID // 2
 
-    def build(args) -> np.ndarray:
-        shape, seed = args
-        rng = np.random.default_rng(seed)
-        n = int(np.prod(shape, dtype=np.int64))
-        if distinct:
-            step = total / max(n, 1)
-            positions = (rng.permutation(n) + 0.25 + 0.5 * rng.random(n)) * step
-        else:
-            positions = rng.random(n) * total
-        return _place(positions, intervals).reshape(shape).astype(dtype)
+    @st.composite
+    def build(draw) -> np.ndarray:
+        shp = draw(shape_st)
+        n = int(np.prod(shp, dtype=np.int64))
+        if distinct:  # distinct cells of a grid of 4 n cells: values at least a cell apart
+            cells = draw(hnp.arrays(np.int64, n, elements=st.integers(0, 4 * n - 1), unique=True))
+            positions = (cells + 0.5) * (total / max(4 * n, 1))
+        else:  # cells counted from the middle of the range: values shrink towards it
+            cells = draw(hnp.arrays(np.int64, n, elements=st.integers(-half, half - 1), fill=st.nothing()))
+            positions = (cells + half + 0.5) * (total / _GRID)
+        return _place(positions, intervals).reshape(shp).astype(dtype)
 
-    return st.tuples(shape_st, _seeds).map(build)
+    return build()
 
 
 def index_arrays(shape: Sequence[int], dim: int, *, mode: str = "gather", min_len: int = 1,
                  max_len: int = 5) -> SearchStrategy[np.ndarray]:
-    """Int64 indices into dim ``dim`` (negative allowed) of a tensor of ``shape``, repeats allowed.
+    """Int64 indices into dim ``dim`` (negative allowed) of a tensor of ``shape``, repeats allowed,
+    each drawn by hypothesis (shrinking towards 0).
 
     ``mode="gather"``: ``shape`` with dim ``dim`` resized to ``min_len..max_len`` (gather,
     scatter). ``mode="select"``: 1-D of length ``min_len..max_len`` (select, select_assign).
@@ -138,23 +164,19 @@ def index_arrays(shape: Sequence[int], dim: int, *, mode: str = "gather", min_le
     dim %= len(shape)
     size = shape[dim]
 
-    def build(args) -> np.ndarray:
-        k, seed = args
+    @st.composite
+    def build(draw) -> np.ndarray:
+        k = draw(st.integers(min_len, max_len))
         ishape = (k,) if mode == "select" else shape[:dim] + (k,) + shape[dim + 1:]
-        return np.random.default_rng(seed).integers(0, size, ishape, dtype=np.int64)
+        return draw(hnp.arrays(np.int64, ishape, elements=st.integers(0, size - 1), fill=st.nothing()))
 
-    return st.tuples(st.integers(min_len, max_len), _seeds).map(build)
+    return build()
 
 
 def masks(shape: Sequence[int]) -> SearchStrategy[np.ndarray]:
-    """Bool arrays of ``shape``; the share of True values is drawn (half, few, many, none, all)."""
-    shape = tuple(shape)
-
-    def build(args) -> np.ndarray:
-        p, seed = args
-        return np.random.default_rng(seed).random(shape) < p
-
-    return st.tuples(st.sampled_from([0.5, 0.2, 0.8, 0.0, 1.0]), _seeds).map(build)
+    """Bool arrays of ``shape``, every entry drawn by hypothesis (all False, all True and mixed
+    masks among them; shrinking towards all False)."""
+    return hnp.arrays(np.bool_, tuple(shape), elements=st.booleans(), fill=st.nothing())
 
 
 def edge_floats(low: float = -2.0, high: float = 2.0, edges: Sequence[float] = (0.0,),
@@ -163,10 +185,6 @@ def edge_floats(low: float = -2.0, high: float = 2.0, edges: Sequence[float] = (
     inside = [float(e) for e in edges if low <= e <= high]
     values = st.floats(low, high, allow_nan=False, allow_infinity=False, width=width)
     return st.one_of(st.sampled_from(inside), values) if inside else values
-
-
-def _shape_strategy(shape) -> SearchStrategy[Shape]:
-    return shape if isinstance(shape, SearchStrategy) else st.just(tuple(shape))
 
 
 def edge_arrays(shape, low: float = -2.0, high: float = 2.0, *, edges: Sequence[float] = (0.0,),
@@ -182,8 +200,8 @@ def edge_arrays(shape, low: float = -2.0, high: float = 2.0, *, edges: Sequence[
     def build(draw) -> np.ndarray:
         shp = draw(_shape_strategy(shape))
         n = int(np.prod(shp, dtype=np.int64))
-        values = draw(st.lists(edge_floats(low, high, edges, width), min_size=n, max_size=n))
-        flat = np.array(values, dtype=np.float64)
+        flat = draw(hnp.arrays(np.float64, n, elements=edge_floats(low, high, edges, width),
+                               fill=st.nothing()))
         if ties and n > 1:
             for src, dst in draw(st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)),
                                           max_size=n // 2)):
@@ -195,31 +213,14 @@ def edge_arrays(shape, low: float = -2.0, high: float = 2.0, *, edges: Sequence[
 
 def clamp_arrays(shape, min: float, max: float, *, margin: float = 1.0,
                  dtype=np.float64) -> SearchStrategy[np.ndarray]:
-    """[`edge_arrays`][burn_torch.testing.strategies.edge_arrays] for ``clamp(min, max)``: values in
-    ``[min - margin, max + margin]``, often exactly at ``min``, ``max`` or 0 (the bounds included in
-    the gradient's range)."""
+    """:func:`edge_arrays` for ``clamp(min, max)``: values in ``[min - margin, max + margin]``,
+    often exactly at ``min``, ``max`` or 0 (the bounds included in the gradient's range)."""
     return edge_arrays(shape, min - margin, max + margin, edges=(min, max, 0.0), dtype=dtype)
 
 
 def repeated_indices(shape: Sequence[int], dim: int, *, mode: str = "gather", min_len: int = 1,
                      max_len: int = 4) -> SearchStrategy[np.ndarray]:
-    """Int64 indices as [`index_arrays`][burn_torch.testing.strategies.index_arrays] (``mode``
-    ``"gather"`` or ``"select"``), each drawn by hypothesis: they shrink towards 0, so repeated
-    indices (every index 0) are among the first examples tried. Raises ValueError for an unknown
-    mode or an out-of-range dim."""
-    shape = tuple(shape)
-    if mode not in ("gather", "select"):
-        raise ValueError(f"mode must be 'gather' or 'select', got {mode!r}")
-    if not -len(shape) <= dim < len(shape):
-        raise ValueError(f"dim {dim} out of range for shape {list(shape)}")
-    dim %= len(shape)
-
-    @st.composite
-    def build(draw) -> np.ndarray:
-        k = draw(st.integers(min_len, max_len))
-        ishape = (k,) if mode == "select" else shape[:dim] + (k,) + shape[dim + 1:]
-        n = int(np.prod(ishape, dtype=np.int64))
-        values = draw(st.lists(st.integers(0, shape[dim] - 1), min_size=n, max_size=n))
-        return np.array(values, dtype=np.int64).reshape(ishape)
-
-    return build()
+    """:func:`index_arrays` of at most 4 along ``dim`` by default: every index is drawn by
+    hypothesis and shrinks towards 0, so repeated indices (every index 0) are among the first
+    examples tried. Raises ValueError for an unknown mode or an out-of-range dim."""
+    return index_arrays(shape, dim, mode=mode, min_len=min_len, max_len=max_len)

@@ -10,7 +10,6 @@ count-weighted mean so far). A user metric subclasses [`Metric`][burn_torch.trai
 """
 from __future__ import annotations
 
-import importlib.util
 import math
 import time
 from typing import Any, NamedTuple
@@ -18,6 +17,7 @@ from typing import Any, NamedTuple
 import numpy as np
 import torch
 
+from ..optional import available, missing
 from .output import AccuracyInput, LossInput, TopKAccuracyInput, adapt
 
 
@@ -228,8 +228,8 @@ class _SystemMetric(_NumericMetric):
 
     def __init__(self) -> None:
         super().__init__()
-        if importlib.util.find_spec("psutil") is None:
-            raise ImportError(f"{type(self).__name__} reads the machine through psutil: pip install psutil")
+        if not available("psutil"):
+            raise missing("psutil", f"{type(self).__name__} (it reads the machine through psutil)")
         self._last, self._reading = -math.inf, math.nan
 
     def update(self, item, metadata):

@@ -21,6 +21,7 @@ import sys
 import time
 from typing import NamedTuple, TextIO
 
+from ..optional import available, require
 from .metric import MetricEntry
 
 BLOCKS = "▁▂▃▄▅▆▇█"
@@ -176,6 +177,7 @@ class RichDashboard(MetricsRenderer):
 
     def __init__(self, console=None) -> None:
         super().__init__()
+        require("rich", "the terminal dashboard (RichDashboard)")
         from rich.console import Console
         from rich.live import Live
         from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
@@ -282,12 +284,14 @@ DUMB_TERMINALS = frozenset({"dumb", "unknown"})
 
 def default_renderer() -> MetricsRenderer:
     """Notebook display under a Jupyter kernel; the rich dashboard on a terminal that can
-    redraw; on a terminal that cannot (``TERM=dumb``) plain lines every 2 seconds; otherwise
-    (a file, a pipe, CI) plain lines every 10 seconds."""
+    redraw (log lines there too without ``rich``, the ``train`` extra); on a terminal that
+    cannot (``TERM=dumb``) plain lines every 2 seconds; otherwise (a file, a pipe, CI) plain
+    lines every 10 seconds."""
     if "ipykernel" in sys.modules:
         return NotebookRenderer()
     if sys.stdout.isatty():
         if os.environ.get("TERM", "").lower() in DUMB_TERMINALS:
             return PlainRenderer(interval_s=2.0)
-        return RichDashboard()
+        if available("rich"):
+            return RichDashboard()
     return PlainRenderer()

@@ -7,6 +7,7 @@ from ...functional.activation import prelu
 from ...module import Config, Module, Param, module_fields
 from ...tensor import Tensor
 from ..initializer import Initializer
+from ..checks import expect_input
 
 
 class PReluConfig(Config):
@@ -31,4 +32,9 @@ class PRelu(Module):
     alpha_value: float
 
     def forward(self, input: Tensor) -> Tensor:
+        """``input`` where positive, ``alpha * input`` elsewhere (one alpha per channel, dim 1,
+        with ``num_parameters`` > 1: ValueError for another channel count)."""
+        n = self.alpha.val()._data.shape[0]
+        if n > 1:
+            expect_input("PRelu", input, f"[batch, {n}, ...] (num_parameters {n})", None, {1: n})
         return prelu(input, self.alpha.val())

@@ -10,6 +10,7 @@ from ...module import Config, Module, module_fields
 from ...tensor import Tensor
 from ..initializer import Initializer
 from ..linear import Linear, LinearConfig
+from ..checks import expect_input
 
 
 # -- SwiGlu: silu(x W_inner + b) * (x W_outer + b) ------------------------------------------------
@@ -37,6 +38,9 @@ class SwiGlu(Module):
     linear_outer: Linear
 
     def forward(self, input: Tensor) -> Tensor:
+        """``silu(input W_inner + b) * (input W_outer + b)``; ValueError for another last dim."""
+        d_input = self.linear_inner.weight.val()._data.shape[0]
+        expect_input("SwiGlu", input, f"[..., {d_input}] (d_input {d_input})", None, {-1: d_input})
         return act.silu(self.linear_inner.forward(input)) * self.linear_outer.forward(input)
 
     def __repr__(self) -> str:

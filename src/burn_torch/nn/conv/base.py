@@ -7,6 +7,7 @@ import math
 from typing import Sequence
 
 from ... import validate
+from ..checks import expect_input
 from ...device import Device
 from ...functional.module_ops.conv import (conv_transpose2d, ConvOptions, ConvTransposeOptions,
                                            PaddedConvOptions)
@@ -19,11 +20,11 @@ from ..padding import PaddingConfig1d, PaddingConfig2d, PaddingConfig3d
 _DEFAULT_INIT = Initializer.kaiming_uniform(1.0 / math.sqrt(3.0), False)
 
 
-def _input_rank(op: str, input, rank: int, layout: str) -> None:
-    """TypeError unless ``input`` is a Tensor, ValueError unless it has ``rank``."""
-    if not isinstance(input, Tensor):
-        raise TypeError(f"{op}: input must be a Tensor, got {type(input).__name__}")
-    validate.rank(op, "input", input, rank, layout)
+def _check_input(layer: str, input, rank: int, channels_in: int, dims: str) -> None:
+    """The layer's input check (:func:`~burn_torch.nn.checks.expect_input`): rank ``rank``,
+    ``channels_in`` channels at dim 1; ``dims`` names the spatial dims."""
+    expect_input(layer, input, f"[batch, {channels_in}, {dims}] (channels_in {channels_in})", rank,
+                 {1: channels_in})
 
 
 def _check_groups(channels_in: int, channels_out: int, groups: int) -> None:
@@ -129,7 +130,10 @@ class _ConvTranspose(_Convolution):
     channels: list[int]
 
     def forward(self, input: Tensor) -> Tensor:
-        """The transposed convolution of ``input``."""
+        """The transposed convolution of ``input``; ValueError for another rank or channel
+        count."""
+        _check_input(type(self).__name__, input, self.weight.val()._data.dim(), self.channels[0],
+                     "...")
         options = ConvTransposeOptions(stride=_as_list(self.stride),
                                        padding=_as_list(self.padding),
                                        padding_out=_as_list(self.padding_out),

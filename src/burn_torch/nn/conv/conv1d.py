@@ -8,7 +8,7 @@ from ...module import Config
 from ...tensor import Tensor
 from ..initializer import Initializer
 from ..padding import PaddingConfig1d
-from .base import (_bias, _check_groups, _check_same, _Convolution, _DEFAULT_INIT, _input_rank,
+from .base import (_bias, _check_groups, _check_same, _Convolution, _DEFAULT_INIT, _check_input,
                    _options)
 
 
@@ -51,7 +51,8 @@ class Conv1d(_Convolution):
 
     def forward(self, input: Tensor) -> Tensor:
         """The convolution of ``input`` (ValueError naming the shapes when they disagree)."""
-        _input_rank("Conv1d.forward", input, 3, " [batch, channels, length]")
+        _check_input("Conv1d", input, 3, self.weight.val()._data.shape[1] * self.groups,
+                     "length")
         options = _options(self.padding, input.dims()[2:], [self.kernel_size], [self.stride],
                            [self.dilation], self.groups)
         return conv1d(input, self.weight.val(), _bias(self.bias), options)

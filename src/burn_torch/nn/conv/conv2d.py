@@ -8,7 +8,7 @@ from ...functional.module_ops.conv import conv2d
 from ...tensor import Tensor
 from ..initializer import Initializer
 from ..padding import PaddingConfig2d
-from .base import _bias, _ConvConfig, _Convolution, _DEFAULT_INIT, _input_rank, _options
+from .base import _bias, _ConvConfig, _Convolution, _DEFAULT_INIT, _check_input, _options
 
 
 class Conv2dConfig(_ConvConfig):
@@ -42,7 +42,8 @@ class Conv2d(_Convolution):
 
     def forward(self, input: Tensor) -> Tensor:
         """The convolution of ``input`` (ValueError naming the shapes when they disagree)."""
-        _input_rank("Conv2d.forward", input, 4, " [batch, channels, height, width]")
+        _check_input("Conv2d", input, 4, self.weight.val()._data.shape[1] * self.groups,
+                     "height, width")
         options = _options(self.padding, input.dims()[2:], self.kernel_size, self.stride,
                            self.dilation, self.groups)
         return conv2d(input, self.weight.val(), _bias(self.bias), options)

@@ -8,7 +8,7 @@ from ...functional.module_ops.conv import conv3d, ConvOptions
 from ...tensor import Tensor
 from ..initializer import Initializer
 from ..padding import PaddingConfig3d
-from .base import _bias, _ConvConfig, _Convolution, _DEFAULT_INIT, _input_rank
+from .base import _bias, _ConvConfig, _Convolution, _DEFAULT_INIT, _check_input
 
 
 class Conv3dConfig(_ConvConfig):
@@ -40,7 +40,8 @@ class Conv3d(_Convolution):
 
     def forward(self, input: Tensor) -> Tensor:
         """The convolution of ``input`` (ValueError naming the shapes when they disagree)."""
-        _input_rank("Conv3d.forward", input, 5, " [batch, channels, depth, height, width]")
+        _check_input("Conv3d", input, 5, self.weight.val()._data.shape[1] * self.groups,
+                     "depth, height, width")
         padding = self.padding.symmetric(input.dims()[2:], self.kernel_size, self.stride)
         options = ConvOptions(stride=self.stride, padding=padding, dilation=self.dilation,
                               groups=self.groups)

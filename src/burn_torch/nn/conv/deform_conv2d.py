@@ -11,7 +11,7 @@ from ...module import Config, Module, Param, module_fields
 from ...tensor import Tensor
 from ..initializer import Initializer
 from ..padding import PaddingConfig2d
-from .base import _bias, _check_groups, _check_same, _DEFAULT_INIT, _input_rank
+from .base import _bias, _check_groups, _check_same, _DEFAULT_INIT, _check_input
 
 
 class DeformConv2dConfig(Config):
@@ -71,7 +71,8 @@ class DeformConv2d(Module):
         out_h, out_w]``, mask ``[batch, offset_groups * k_h * k_w, out_h, out_w]`` or None;
         returns ``[batch, channels_out, out_h, out_w]``. Padding must be symmetric (ValueError
         otherwise, as Burn)."""
-        _input_rank("DeformConv2d.forward", input, 4, " [batch, channels, height, width]")
+        _check_input("DeformConv2d", input, 4, self.weight.val()._data.shape[1] * self.weight_groups,
+                     "height, width")
         pairs = self.padding.pairs(input.dims()[2:], self.kernel_size, self.stride)
         if any(a != b for a, b in pairs):
             raise ValueError(f"DeformConv2d: asymmetric padding {pairs} is not supported")

@@ -16,7 +16,7 @@ from ...ops import recurrent as recurrent_ops
 from ...tensor import Tensor
 from ..activation.activation_wrapper import ActivationConfig
 from ..initializer import Initializer
-from .base import (bi_output, BiLayer, check_input, ForwardAndField, fused_pass, is_tanh, last_step,
+from .base import (bi_output, BiLayer, check_input, check_state, ForwardAndField, fused_pass, is_tanh, last_step,
                    split_bi_state, step_order, to_batch_first, uniform_bias, zeros_state)
 from .gate_controller import describe, GateController
 
@@ -62,7 +62,7 @@ class Rnn(Module):
         """``(every step's hidden state, final RnnState)``; layouts as ``batch_first``, steps
         last to first when ``reverse`` (step ``t``'s state still at position ``t``); ``state``
         defaults to zeros. ValueError for another input rank."""
-        check_input("Rnn", batched_input)
+        check_input("Rnn", batched_input, self.input_dims()[0], self.batch_first)
         return self.run(batched_input, state, self.batch_first, self.reverse)
 
     def fusable(self) -> bool:
@@ -73,6 +73,8 @@ class Rnn(Module):
             reverse: bool) -> tuple[Tensor, RnnState]:
         batch = x.dims()[0 if batch_first else 1]
         hidden = zeros_state(x, batch, self.d_hidden) if state is None else state.hidden
+        if state is not None:
+            check_state("Rnn", "state.hidden", hidden, batch, self.d_hidden)
         if self.fusable():
             output = fused_pass(recurrent_ops.RNN, x, (hidden,), [self.gate], batch_first, reverse)
             return output, RnnState(last_step(output, 1 if batch_first else 0, reverse))
@@ -123,7 +125,8 @@ class BiRnn(BiLayer):
                     state: RnnState | None = None) -> tuple[Tensor, RnnState]:
         """``(output [batch, seq, 2 * d_hidden] (or seq-first), RnnState([2, batch,
         d_hidden]))``; ``state`` as the returned one, zeros when None."""
-        check_input("BiRnn", batched_input)
+        check_input("BiRnn", batched_input, self.forward_layer.input_dims()[0],
+                    self.batch_first)
         x = to_batch_first(batched_input, self.batch_first)
         state_f, state_r = split_bi_state(None if state is None else state.hidden, "BiRnn")
         out_f, final_f = self.forward_layer.run(

@@ -22,7 +22,7 @@ from ...ops import recurrent as recurrent_ops
 from ...tensor import Tensor
 from ..activation.activation_wrapper import ActivationConfig
 from ..initializer import Initializer
-from .base import (bi_output, BiLayer, check_input, ForwardAndField, fused_pass, is_sigmoid,
+from .base import (bi_output, BiLayer, check_input, check_state, ForwardAndField, fused_pass, is_sigmoid,
                    is_tanh, leading, split_bi_state, step_at, step_order, to_batch_first,
                    uniform_bias, zeros_state)
 from .gate_controller import describe, GateController
@@ -88,7 +88,7 @@ class Lstm(Module):
         (or seq-first), the hidden state of step ``t`` at position ``t`` also when ``reverse``
         processes the steps last to first. ValueError for another input rank.
         """
-        check_input("Lstm", batched_input)
+        check_input("Lstm", batched_input, self.input_dims()[0], self.batch_first)
         return self.run(batched_input, state, self.batch_first, self.reverse)
 
     def fusable(self) -> bool:
@@ -110,6 +110,13 @@ class Lstm(Module):
         if state is None:
             zeros = zeros_state(x, batch, self.d_hidden)
             state = LstmState(zeros, zeros)
+        elif not isinstance(state, LstmState):
+            raise TypeError(f"Lstm: state must be an LstmState(cell, hidden) of [batch, d_hidden] = "
+                            f"[{batch}, {self.d_hidden}] tensors, got {validate.type_name(state)} "
+                            f"(PyTorch's (h_0, c_0) is LstmState(cell=c_0[0], hidden=h_0[0]))")
+        else:
+            check_state("Lstm", "state.cell", state.cell, batch, self.d_hidden)
+            check_state("Lstm", "state.hidden", state.hidden, batch, self.d_hidden)
         if self.fusable():
             seq_dim = 1 if batch_first else 0
             seq = shape[seq_dim]
@@ -187,7 +194,8 @@ class BiLstm(BiLayer):
         """``(output, final state)``; the state's ``cell`` and ``hidden`` are
         ``[2, batch, d_hidden]`` (forward direction first), as is ``state`` (zeros when None).
         ValueError for another input rank or state shape."""
-        check_input("BiLstm", batched_input)
+        check_input("BiLstm", batched_input, self.forward_layer.input_dims()[0],
+                    self.batch_first)
         x = to_batch_first(batched_input, self.batch_first)
         cells = split_bi_state(None if state is None else state.cell, "BiLstm")
         hiddens = split_bi_state(None if state is None else state.hidden, "BiLstm")

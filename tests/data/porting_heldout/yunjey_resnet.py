@@ -1,5 +1,5 @@
 # Source: https://github.com/yunjey/pytorch-tutorial — tutorials/02-intermediate/deep_residual_network/main.py at commit 0500d3df5a2a8080ccfccbc00aca0eacc21818db (MIT).
-# Test data for burn-torch-port (tests/test_port_corpus.py); kept as fetched.
+# Held-out test data for the porting checker (tests/test_porting_checker_heldout.py), labelled before the checker ran on it; never run.
 # ---------------------------------------------------------------------------- #
 # An implementation of https://arxiv.org/pdf/1512.03385.pdf                    #
 # See section 4.2 for the model architecture on CIFAR-10                       #

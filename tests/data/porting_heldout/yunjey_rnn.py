@@ -1,5 +1,5 @@
 # Source: https://github.com/yunjey/pytorch-tutorial — tutorials/02-intermediate/recurrent_neural_network/main.py at commit 0500d3df5a2a8080ccfccbc00aca0eacc21818db (MIT).
-# Test data for burn-torch-port (tests/test_port_corpus.py); kept as fetched.
+# Held-out test data for the porting checker (tests/test_porting_checker_heldout.py), labelled before the checker ran on it; never run.
 import torch 
 import torch.nn as nn
 import torchvision
