@@ -21,7 +21,7 @@ _DEFAULT_INIT = Initializer.kaiming_uniform(1.0 / math.sqrt(3.0), False)
 
 
 def _check_input(layer: str, input, rank: int, channels_in: int, dims: str) -> None:
-    """The layer's input check (:func:`~burn_torch.nn.checks.expect_input`): rank ``rank``,
+    """The layer's input check (``expect_input``): rank ``rank``,
     ``channels_in`` channels at dim 1; ``dims`` names the spatial dims."""
     expect_input(layer, input, f"[batch, {channels_in}, {dims}] (channels_in {channels_in})", rank,
                  {1: channels_in})
