@@ -1,8 +1,9 @@
 """Type checkers see the package as users call it: mypy, with its default settings, finds no
 error in the examples or in the Python snippets of the README and the documentation (each
-Markdown section's snippets checked together, as one program; a block that is only a sketch of a
-larger program says so with ``<!-- sketch -->`` on the line before its fence, and is left out),
-and the package ships ``py.typed``."""
+Markdown section's snippets checked together, as one program; a block that is only part of a
+larger program says so in an HTML comment on the line before its fence, ``<!-- sketch -->`` or
+the excerpt markers such as ``<!-- from FILE -->``, and is left out), and the package ships
+``py.typed``."""
 import importlib.util
 from pathlib import Path
 
@@ -15,18 +16,18 @@ needs_mypy = pytest.mark.skipif(importlib.util.find_spec("mypy") is None,
                                 reason="mypy is not installed (pip install -e '.[test]')")
 
 
-SKETCH = "<!-- sketch -->"
+PART = "<!--"  # an HTML comment before a fence: the block is a sketch or an excerpt
 
 
 def snippet_sections(markdown: str) -> list[str]:
     """The ```python blocks of ``markdown``, joined per section (a heading outside a code fence
-    starts a section), one program per section that has any; blocks marked as sketches (the line
-    before the fence is ``<!-- sketch -->``) are left out."""
+    starts a section), one program per section that has any; blocks marked as parts of a larger
+    program (an HTML comment on the line before the fence) are left out."""
     sections, blocks, block, fence, previous = [], [], None, None, ""
     for line in markdown.splitlines(keepends=True):
         if fence is None and line.startswith("```"):
             fence = line.strip()[3:]
-            block = [] if fence == "python" and previous.strip() != SKETCH else None
+            block = [] if fence == "python" and not previous.strip().startswith(PART) else None
         elif fence is not None and line.startswith("```"):
             if block is not None:
                 blocks.append("".join(block))
@@ -50,8 +51,9 @@ def test_snippet_sections_join_the_blocks_of_a_section_and_skip_other_languages(
     assert snippet_sections(text) == ["x = 1\n\n\n# not a heading\ny = x\n", "z = 2\n"]
 
 
-def test_a_block_marked_as_a_sketch_is_left_out():
-    text = "# A\n<!-- sketch -->\n```python\nundefined_name()\n```\n```python\nx = 1\n```\n"
+def test_blocks_marked_as_parts_of_a_larger_program_are_left_out():
+    text = ("# A\n<!-- sketch -->\n```python\nundefined_name()\n```\n"
+            "<!-- from tests/data/x.py -->\n```python\nx.y\n```\n```python\nx = 1\n```\n")
     assert snippet_sections(text) == ["x = 1\n"]
 
 
