@@ -125,12 +125,6 @@ class BiRnn(BiLayer):
     """Burn's bidirectional RNN (fields ``forward``, ``reverse``, ``d_hidden``,
     ``batch_first``; the forward-direction layer is ``forward_layer``)."""
 
-    if TYPE_CHECKING:  # the direction layers' type (see BiLayer)
-        reverse: Rnn
-
-        @property
-        def forward_layer(self) -> Rnn: ...
-
     def _bi_forward(self, batched_input: Tensor,
                     state: RnnState | None = None) -> tuple[Tensor, RnnState]:
         """``(output [batch, seq, 2 * d_hidden] (or seq-first), RnnState([2, batch,
@@ -147,3 +141,7 @@ class BiRnn(BiLayer):
             Tensor.stack([final_f.hidden, final_r.hidden], 0))
 
     forward = ForwardAndField(_bi_forward)
+
+    if TYPE_CHECKING:  # the direction layers' type (see BiLayer)
+        reverse: Rnn
+        forward_layer: Rnn

@@ -154,12 +154,6 @@ class BiGru(BiLayer):
     """Burn's bidirectional GRU (fields ``forward``, ``reverse``, ``d_hidden``,
     ``batch_first``; the forward-direction layer is ``forward_layer``)."""
 
-    if TYPE_CHECKING:  # the direction layers' type (see BiLayer)
-        reverse: Gru
-
-        @property
-        def forward_layer(self) -> Gru: ...
-
     def _bi_forward(self, batched_input: Tensor,
                     state: Tensor | None = None) -> tuple[Tensor, Tensor]:
         """``(output [batch, seq, 2 * d_hidden] (or seq-first), final states [2, batch,
@@ -174,3 +168,7 @@ class BiGru(BiLayer):
         return bi_output(out_f, out_r, self.batch_first), Tensor.stack([final_f, final_r], 0)
 
     forward = ForwardAndField(_bi_forward)
+
+    if TYPE_CHECKING:  # the direction layers' type (see BiLayer)
+        reverse: Gru
+        forward_layer: Gru

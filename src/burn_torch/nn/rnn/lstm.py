@@ -193,12 +193,6 @@ class BiLstm(BiLayer):
     first; the output puts both side by side (``[batch, seq, 2 * d_hidden]``, PyTorch's
     ``bidirectional=True`` layout). The forward-direction layer is ``forward_layer``."""
 
-    if TYPE_CHECKING:  # the direction layers' type (see BiLayer)
-        reverse: Lstm
-
-        @property
-        def forward_layer(self) -> Lstm: ...
-
     def _bi_forward(self, batched_input: Tensor,
                 state: LstmState | None = None) -> tuple[Tensor, LstmState]:
         """``(output, final state)``; the state's ``cell`` and ``hidden`` are
@@ -219,3 +213,7 @@ class BiLstm(BiLayer):
             Tensor.stack([state_f.hidden, state_r.hidden], 0))
 
     forward = ForwardAndField(_bi_forward)
+
+    if TYPE_CHECKING:  # the direction layers' type (see BiLayer)
+        reverse: Lstm
+        forward_layer: Lstm
