@@ -51,7 +51,7 @@ x_pt = torch.tensor([1.0, 2.0], requires_grad=True)
 for i in range(2):
     (x_pt * x_pt).sum().backward()
     pt.append(f"after backward {i}: x.grad = {x_pt.grad}")
-    if i == 0:
+    if i == 0 and x_pt.grad is not None:
         first_pt = x_pt.grad.clone()
 
 # %%
@@ -63,7 +63,9 @@ for i in range(2):
     grads = (x.clone() * x.clone()).sum().backward()
     bt.append(f"backward {i}: x.grad = {v(x.grad(grads))}")
     all_grads.append(grads)
-summed = x.grad(all_grads[0]) + x.grad(all_grads[1])
+first, second = x.grad(all_grads[0]), x.grad(all_grads[1])
+assert first is not None and second is not None  # Options in Burn: unwrapped
+summed = first + second
 bt.append(f"summed by hand: {v(summed)}")
 
 # %%
@@ -112,6 +114,7 @@ except RuntimeError as e:
     pt.append(f"non-scalar backward: {e}")
 y_pt.backward(torch.ones_like(y_pt))
 pt.append(f"y.backward(ones): x.grad = {x_pt.grad}")
+assert x_pt.grad is not None
 ones_pt = x_pt.grad.clone()
 x_pt.grad = None
 y_pt = x_pt * x_pt
@@ -181,6 +184,7 @@ pt = [f"dy/dx = {g_pt} requires_grad = {g_pt.requires_grad}", f"d2y/dx2 = {g2_pt
 # burn_torch
 x = Tensor.from_floats([1.0, 2.0], ad).require_grad()
 g = x.grad(x.clone().powi_scalar(3).sum().backward())
+assert g is not None
 bt = [flags("x.grad", g), f"dy/dx = {v(g)}"]
 try:
     g.sum().backward()
@@ -202,6 +206,7 @@ agreement.check("5. dy/dx", g_pt, g)
 x_pt = torch.tensor([1.0, 2.0], requires_grad=True)
 (x_pt * x_pt * 10.0).sum().backward()
 pt = [f"x.grad = {x_pt.grad}"]
+assert x_pt.grad is not None
 x_pt.grad.clamp_(-5, 5)
 pt.append(f"after x.grad.clamp_(-5, 5): {x_pt.grad}")
 
@@ -210,7 +215,9 @@ pt.append(f"after x.grad.clamp_(-5, 5): {x_pt.grad}")
 x = Tensor.from_floats([1.0, 2.0], ad).require_grad()
 grads = (x.clone() * x.clone() * 10.0).sum().backward()
 bt = [f"x.grad = {v(x.grad(grads))}"]
-x.grad_replace(grads, x.grad(grads).clamp(-5.0, 5.0))
+g = x.grad(grads)
+assert g is not None
+x.grad_replace(grads, g.clamp(-5.0, 5.0))
 bt.append(f"after grad_replace(clamp): {v(x.grad(grads))}")
 clamped = x.grad_remove(grads)
 bt.append(f"grad_remove: {v(clamped)} then grad: {v(x.grad(grads))}")

@@ -79,9 +79,9 @@ full_pt = torch_grads(torch_model)
 pt = []
 torch_model.zero_grad()
 for part in HALVES:
-    loss = ce(torch_model(x_data[part]), y_data[part]) / 2
-    loss.backward()
-    pt.append(f"half {part.start}:{part.stop}  loss/2 = {loss.item():.6f}")
+    half_loss = ce(torch_model(x_data[part]), y_data[part]) / 2
+    half_loss.backward()
+    pt.append(f"half {part.start}:{part.stop}  loss/2 = {half_loss.item():.6f}")
 acc_pt = torch_grads(torch_model)
 
 # %% [markdown]

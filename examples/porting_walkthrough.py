@@ -200,7 +200,7 @@ for number, step in enumerate(STEPS, 1):
     for entry_id in step.entries:
         e = entry(entry_id)
         print(f"{e.id} ({'⚠ silent' if e.silent else 'loud'}): {e.what}")
-    torch_lines, burn_lines = [], []
+    torch_lines, burn_lines = list[str](), list[str]()
     for old, new in step.edits:
         old_lines, new_lines = old.rstrip("\n").splitlines(), new.rstrip("\n").splitlines() or ["(deleted)"]
         rows = max(len(old_lines), len(new_lines))

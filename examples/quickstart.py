@@ -37,6 +37,7 @@ squared = tensor.clone().powf_scalar(2.0)  # a tracked intermediate
 output = squared.sum()
 gradients = output.backward()              # returns a container; nothing is written on tensors
 tensor_grad = tensor.grad(gradients)       # get: the gradient stays in the container
+assert tensor_grad is not None             # an Option in Burn: None when there is no gradient
 print(f"backward returned {gradients!r}")
 
 # %% [markdown]
@@ -49,6 +50,7 @@ x = torch.ones(2, 2, requires_grad=True)
 x_squared = x.clone().pow(2.0)
 x_output = x_squared.sum()
 print(f"backward returned {x_output.backward()!r}; x.grad is now set")
+assert x.grad is not None
 
 # %% [markdown]
 # ## Four properties of every tensor

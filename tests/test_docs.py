@@ -73,3 +73,16 @@ def test_docs_do_not_point_outside_the_repository(path):
 def test_readme_links_to_the_documentation():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert "(docs/index.md)" in readme
+
+
+SPHINX_ROLE = re.compile(r":(?:py:)?(?:class|func|meth|attr|mod|exc|obj|data|const):`")
+
+
+def test_docstrings_use_the_cross_reference_style_the_site_renders():
+    """The API reference renders mkdocstrings cross-references (``[Param][burn_torch.module.Param]``);
+    a Sphinx role (``:class:`Param```) would appear raw on the site."""
+    offenders = [f"{path.relative_to(ROOT)}:{number}"
+                 for path in sorted((ROOT / "src").rglob("*.py"))
+                 for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+                 if SPHINX_ROLE.search(line)]
+    assert offenders == []

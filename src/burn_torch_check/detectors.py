@@ -1,8 +1,8 @@
 """The porting checker's detectors: each finds one PyTorch idiom in an analysed source file.
 
-A detector looks at one kind of AST node, with the file's :class:`~.analysis.Analysis` (what
+A detector looks at one kind of AST node, with the file's ``Analysis`` (what
 each expression is: a module, a parameter, an intermediate tensor, a numpy array, a burn_torch
-value...), and returns a :class:`Hit` (where the idiom is, which nodes it covers, optionally a
+value...), and returns a ``Hit`` (where the idiom is, which nodes it covers, optionally a
 more specific porting hint and a certain rewrite) or None. Catalog entries name the detectors
 that find their idiom (``DETECTORS`` in ``compat/<category>/<id>.py``); the checker runs only
 those. The detectors of each area live in ``detectors_<area>.py`` and register on import, which
@@ -1221,4 +1221,5 @@ def _batch_norm_running_stats(node, a):
         tracked = keyword(parent, "track_running_stats")
         if tracked is not None and isinstance(tracked.value, ast.Constant) and tracked.value.value is False:
             return None
-    return at(node)
+    # shared: the call stays open to module_constructor_arguments (nn.BatchNorm2d(c, eps, ...))
+    return Hit(node.lineno, node.col_offset + 1, shared=True)

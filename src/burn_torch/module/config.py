@@ -1,8 +1,9 @@
 """Burn-style configs: immutable values with ``with_<field>(value)`` builders.
 
-Subclass :class:`Config` and declare fields with type annotations and defaults, as a dataclass;
-the subclass becomes a frozen dataclass, and every field ``f`` gets a ``with_f(value)`` method
-returning an updated copy (Burn's ``#[derive(Config)]``)::
+Subclass [`Config`][burn_torch.module.Config] and declare fields with type annotations and
+defaults, as a dataclass; the subclass becomes a frozen dataclass (fields positional or by
+keyword, in declaration order), and every field ``f`` gets a ``with_f(value)`` method returning
+an updated copy (Burn's ``#[derive(Config)]``)::
 
     class LinearConfig(Config):
         d_input: int
@@ -10,6 +11,12 @@ returning an updated copy (Burn's ``#[derive(Config)]``)::
         bias: bool = True
 
     LinearConfig(4, 8).with_bias(False)
+
+Type checkers see the same: ``Config`` is a ``dataclass_transform`` base (so ``LinearConfig(4,
+8)`` and ``LinearConfig(d_input=4, d_output=8)`` are checked against the fields), and a
+``with_<field>`` builder is typed as a call returning the config's own class (``Self``), so a
+chain such as ``AdamConfig().with_epsilon(1e-6).init()`` keeps its type. The builder's argument
+is not checked statically (a misspelled builder name is only caught when it runs).
 """
 from __future__ import annotations
 
@@ -19,6 +26,11 @@ import os
 import re
 import types
 import typing
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+
+from typing_extensions import Self, dataclass_transform
+
+_C_co = typing.TypeVar("_C_co", covariant=True)
 
 
 def _builder(name: str):
@@ -58,11 +70,24 @@ def _checked_init(init, cls: type):
     return __init__
 
 
+class _Builder(Protocol[_C_co]):
+    """What a ``with_<field>`` builder is to a type checker: one value in, the config out."""
+
+    def __call__(self, value: Any, /) -> _C_co: ...
+
+
+@dataclass_transform(frozen_default=True, field_specifiers=(dataclasses.field,))
 class Config:
     """Base class of configs; see the module docstring. A field annotated ``Sequence[int]``
     given a bare int (``Conv2dConfig([1, 8], 3)``) raises TypeError naming the list to write."""
 
-    _sequence_fields: tuple = ()
+    _sequence_fields: ClassVar[tuple] = ()
+
+    if TYPE_CHECKING:
+        __dataclass_fields__: ClassVar[dict[str, dataclasses.Field[Any]]]
+
+        def __getattr__(self, name: str) -> _Builder[Self]:
+            """``with_<field>`` builders, generated per field when the class is created."""
 
     def __init_subclass__(cls, **kwargs) -> None:
         super().__init_subclass__(**kwargs)
@@ -85,7 +110,7 @@ class Config:
         atomic_write_bytes(path, (json.dumps(self.to_dict(), indent=2) + "\n").encode("utf-8"))
 
     @classmethod
-    def load(cls, path: "str | os.PathLike") -> "Config":
+    def load(cls, path: "str | os.PathLike") -> Self:
         """The config saved at ``path`` (Burn's ``Config::load``): fields absent from the file
         take their defaults, nested configs are rebuilt. Raises FileNotFoundError, ValueError
         for a file that is not JSON or has unknown fields, TypeError for a required field the
@@ -98,9 +123,10 @@ class Config:
         return cls.from_dict(data)
 
     @classmethod
-    def from_dict(cls, data: dict) -> "Config":
-        """The config with the fields of ``data`` (as :meth:`to_dict` gives them); ValueError
-        for unknown fields."""
+    def from_dict(cls, data: dict) -> Self:
+        """The config with the fields of ``data`` (as
+        [`to_dict`][burn_torch.module.config.Config.to_dict] gives them); ValueError for unknown
+        fields."""
         return _from_dict(cls, data)
 
 

@@ -6,8 +6,8 @@ A record here is Burn's ``BurnRecord`` as plain values: ``{"metadata": {...}, "i
 is a byte string. MessagePack stores byte strings as they are; JSON writes them as arrays of
 numbers, as ``serde_json`` writes Burn's ``Bytes``, and reading turns them back.
 
-Each ``parse`` raises :class:`FormatError` for bytes that are not a complete value of its
-encoding (truncated, corrupt, another format).
+Each ``parse`` raises [`FormatError`][burn_torch.record.formats.FormatError] for bytes that are not
+a complete value of its encoding (truncated, corrupt, another format).
 """
 from __future__ import annotations
 

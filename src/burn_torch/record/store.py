@@ -2,24 +2,28 @@
 remapping, filtering, layout adapters and partial loading, reporting what happened.
 
 ``store.save_into(module)`` writes; ``module, result = store.load_from(module)`` returns the
-loaded module (modules are values) and an :class:`ApplyResult` (``applied``, ``skipped``,
-``missing``, ``unused``, ``errors``). Loading raises :class:`StoreError` (its ``.result`` says
-why) and leaves nothing changed when a tensor does not fit its parameter, or when parameters
-are missing without ``allow_partial(True)``.
+loaded module (modules are values) and an [`ApplyResult`][burn_torch.record.store.ApplyResult]
+(``applied``, ``skipped``, ``missing``, ``unused``, ``errors``). Loading raises
+[`StoreError`][burn_torch.record.store.StoreError] (its ``.result`` says why) and leaves nothing
+changed when a tensor does not fit its parameter, or when parameters are missing without
+``allow_partial(True)``.
 
-* :class:`BurnpackStore` (``.bpk``): Burn's native format as burn-store 0.21 documents it
-  (``burnpack/base.rs``): a 10-byte header (u32 LE magic ``0x4255524E``, u16 version 1, u32
-  metadata length), CBOR metadata ``{"tensors": {path: {"dtype", "shape", "data_offsets",
-  "param_id"}}, "metadata": {..}}``, then the tensor bytes, the data section and each tensor
-  256-byte aligned. Parameter ids round-trip.
-* :class:`SafetensorsStore`: the safetensors format through the ``safetensors`` library.
-* :class:`PytorchStore`: reads ``torch.save`` files with ``torch.load(weights_only=True)`` (no
-  code is unpickled); read-only, as Burn's; PyTorch layouts are always adapted.
+* [`BurnpackStore`][burn_torch.record.store.BurnpackStore] (``.bpk``): Burn's native format as
+  burn-store 0.21 documents it (``burnpack/base.rs``): a 10-byte header (u32 LE magic
+  ``0x4255524E``, u16 version 1, u32 metadata length), CBOR metadata ``{"tensors": {path: {"dtype",
+  "shape", "data_offsets", "param_id"}}, "metadata": {..}}``, then the tensor bytes, the data
+  section and each tensor 256-byte aligned. Parameter ids round-trip.
+* [`SafetensorsStore`][burn_torch.record.store.SafetensorsStore]: the safetensors format through the
+  ``safetensors`` library.
+* [`PytorchStore`][burn_torch.record.store.PytorchStore]: reads ``torch.save`` files with
+  ``torch.load(weights_only=True)`` (no code is unpickled); read-only, as Burn's; PyTorch layouts
+  are always adapted.
 
-Adapters: :class:`PyTorchToBurnAdapter` (loading PyTorch-named, PyTorch-laid-out tensors:
-``Linear`` weights transposed, norms' ``weight``/``bias`` to ``gamma``/``beta``, ...; the rules
-of ``burn_torch.compat``'s state-dict interop), :class:`BurnToPyTorchAdapter` (saving for
-PyTorch), :class:`HalfPrecisionAdapter` (floats stored as f16).
+Adapters: [`PyTorchToBurnAdapter`][burn_torch.record.store.PyTorchToBurnAdapter] (loading
+PyTorch-named, PyTorch-laid-out tensors: ``Linear`` weights transposed, norms' ``weight``/``bias``
+to ``gamma``/``beta``, ...; the rules of ``burn_torch.compat``'s state-dict interop),
+[`BurnToPyTorchAdapter`][burn_torch.record.store.BurnToPyTorchAdapter] (saving for PyTorch),
+[`HalfPrecisionAdapter`][burn_torch.record.store.HalfPrecisionAdapter] (floats stored as f16).
 """
 from __future__ import annotations
 

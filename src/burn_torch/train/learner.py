@@ -105,7 +105,7 @@ def _default_checkpointing() -> CheckpointingStrategy:
 
 class SupervisedTraining:
     """The training configuration (Burn's ``SupervisedTraining``). Every builder method returns
-    a new configuration; :meth:`launch` runs it."""
+    a new configuration; [`launch`][burn_torch.train.learner.SupervisedTraining.launch] runs it."""
 
     def __init__(self, artifact_dir: "str | os.PathLike", loader_train: DataLoader, loader_valid: DataLoader) -> None:
         for name, loader in (("loader_train", loader_train), ("loader_valid", loader_valid)):
@@ -216,11 +216,11 @@ class SupervisedTraining:
 
     # ---- the loop ---------------------------------------------------------------------
     def launch(self, learner: Learner) -> LearningResult:
-        """Trains; returns the :class:`LearningResult` once every checkpoint is on disk
-        (``metrics.png`` is drawn after, in another process: :func:`~.plot.wait_for_plots`).
-        Raises RecordError when the checkpoint to resume from is missing or corrupt (nothing is
-        trained then), TypeError when the model lacks ``train_step`` / ``inference_step``, and
-        the error of a checkpoint that could not be written (OSError)."""
+        """Trains; returns the [`LearningResult`][burn_torch.train.learner.LearningResult] once
+        every checkpoint is on disk (``metrics.png`` is drawn after, in another process:
+        ``wait_for_plots``). Raises RecordError when the checkpoint to resume from is missing or
+        corrupt (nothing is trained then), TypeError when the model lacks ``train_step`` /
+        ``inference_step``, and the error of a checkpoint that could not be written (OSError)."""
         if not isinstance(learner, Learner):
             raise TypeError(f"launch takes a Learner, got {type(learner).__name__}")
         for method in ("train_step", "inference_step"):
@@ -348,8 +348,9 @@ class SupervisedTraining:
 
 def summarize(directory: Path, names: "Mapping[str, str] | None" = None) -> str:
     """A table of every logged metric: per split, the lowest and highest epoch mean and their
-    epochs. Metrics are shown by ``names[key]`` (their names, keyed by :func:`metric_key`) when
-    given, else by their log files' stems."""
+    epochs. Metrics are shown by ``names[key]`` (their names, keyed by
+    [`metric_key`][burn_torch.train.logger.metric_key]) when given, else by their log files'
+    stems."""
     names = names or {}
     lines = [f"{'metric':<28} {'split':<6} {'min':>12} {'epoch':>5} {'max':>12} {'epoch':>5}"]
     for key, splits in sorted(metric_history(directory).items()):

@@ -1,11 +1,12 @@
 """A PNG of every numeric metric's curves, from the metric logs of an artifact directory.
 
-:func:`plot_metrics` draws it in this process. ``SupervisedTraining.launch`` instead draws
-``metrics.png`` once training has ended in a separate Python process
-(:func:`plot_in_background`, running :mod:`.plot_figure`), so matplotlib's start-up (a second
-or more of imports holding the interpreter lock) delays neither ``launch`` nor what the program
-does next. :func:`wait_for_plots` waits for those drawings; the process waits for them before
-it exits, so a plot is never cut short.
+[`plot_metrics`][burn_torch.train.plot.plot_metrics] draws it in this process.
+``SupervisedTraining.launch`` instead draws ``metrics.png`` once training has ended in a separate
+Python process ([`plot_in_background`][burn_torch.train.plot.plot_in_background], running
+``.plot_figure``), so matplotlib's start-up (a second or more of imports holding the interpreter
+lock) delays neither ``launch`` nor what the program does next.
+[`wait_for_plots`][burn_torch.train.plot.wait_for_plots] waits for those drawings; the process waits
+for them before it exits, so a plot is never cut short.
 """
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ from .logger import epoch_mean, metric_history
 
 
 def drawable_history(directory: Path) -> dict:
-    """The metric logs under ``directory`` as :mod:`.plot_figure` draws them: ``{key: {split:
+    """The metric logs under ``directory`` as ``.plot_figure`` draws them: ``{key: {split:
     {epoch: {"entries": [[value, count], ...], "mean": epoch mean}}}}``."""
     return {key: {split: {epoch: {"entries": entries, "mean": epoch_mean(entries)}
                           for epoch, entries in epochs.items()}
@@ -54,8 +55,8 @@ _RUN_FIGURE = "import runpy, sys; sys.path.pop(0); runpy.run_path(sys.argv[1], r
 
 
 def _draw_in_subprocess(directory: Path, names: Mapping[str, str], filename: str) -> Path | None:
-    """What :func:`plot_metrics` does, with the drawing in a child Python process. Raises
-    RuntimeError with the child's last error line when it fails."""
+    """What [`plot_metrics`][burn_torch.train.plot.plot_metrics] does, with the drawing in a child
+    Python process. Raises RuntimeError with the child's last error line when it fails."""
     history = drawable_history(directory)
     if not history:
         return None
@@ -103,8 +104,9 @@ def plot_in_background(directory: Path, names: Mapping[str, str], log,
 
 
 def wait_for_plots(timeout: float | None = None) -> bool:
-    """Waits until every plot started by :func:`plot_in_background` is written; returns
-    whether all are done (False when ``timeout`` seconds passed first)."""
+    """Waits until every plot started by
+    [`plot_in_background`][burn_torch.train.plot.plot_in_background] is written; returns whether all
+    are done (False when ``timeout`` seconds passed first)."""
     with _pending_lock:
         threads = [t for t in _pending if t is not threading.current_thread()]
     for thread in threads:

@@ -60,7 +60,7 @@ def recurrent_sequence(op, x: Tensor, states: Sequence[Tensor], weights_ih: Sequ
 
 def fused_pass(op, x: Tensor, states: Sequence[Tensor], gates: Sequence[Module],
                batch_first: bool, reverse: bool) -> Tensor:
-    """:func:`recurrent_sequence` with ``gates``' (GateController) weights and biases."""
+    """``recurrent_sequence`` with ``gates``' (GateController) weights and biases."""
     ins = [g.input_transform for g in gates]
     hid = [g.hidden_transform for g in gates]
     tensors = [x, *states]

@@ -11,7 +11,7 @@ from typing import NamedTuple
 
 from ... import validate
 from ...device import Device
-from ...module import Config, Module
+from ...module import Config, Module, module_fields
 from ...ops import recurrent as recurrent_ops
 from ...tensor import Tensor
 from ..activation.activation_wrapper import ActivationConfig
@@ -28,7 +28,7 @@ class RnnState(NamedTuple):
 
 
 class RnnConfig(Config):
-    """Configuration of :class:`Rnn` (Burn's fields and defaults)."""
+    """Configuration of [`Rnn`][burn_torch.nn.rnn.Rnn] (Burn's fields and defaults)."""
 
     d_input: int
     d_hidden: int
@@ -46,18 +46,16 @@ class RnnConfig(Config):
                    self.hidden_activation.init(device))
 
 
+@module_fields
 class Rnn(Module):
     """An Elman RNN layer (see the module docstring)."""
 
-    def __init__(self, gate: GateController, d_hidden: int, batch_first: bool, reverse: bool,
-                 clip: float | None, hidden_activation: Module) -> None:
-        super().__init__()
-        self.gate = gate
-        self.d_hidden = d_hidden
-        self.batch_first = batch_first
-        self.reverse = reverse
-        self.clip = clip
-        self.hidden_activation = hidden_activation
+    gate: GateController
+    d_hidden: int
+    batch_first: bool
+    reverse: bool
+    clip: float | None
+    hidden_activation: Module
 
     def forward(self, batched_input: Tensor,
                 state: RnnState | None = None) -> tuple[Tensor, RnnState]:
@@ -102,7 +100,7 @@ class Rnn(Module):
 
 
 class BiRnnConfig(Config):
-    """Configuration of :class:`BiRnn` (Burn's fields and defaults)."""
+    """Configuration of [`BiRnn`][burn_torch.nn.rnn.BiRnn] (Burn's fields and defaults)."""
 
     d_input: int
     d_hidden: int

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from ... import validate
 from ...device import Device
-from ...module import Config, Module
+from ...module import Config, Module, module_fields
 from ...ops import recurrent as recurrent_ops
 from ...tensor import Tensor
 from ..activation.activation_wrapper import ActivationConfig
@@ -29,8 +29,8 @@ from .gate_controller import describe, GateController
 
 
 class GruConfig(Config):
-    """Configuration of :class:`Gru` (Burn's fields and defaults: ``reset_after`` on,
-    Xavier-normal weights, sigmoid gates, tanh candidate, no clip)."""
+    """Configuration of [`Gru`][burn_torch.nn.rnn.Gru] (Burn's fields and defaults: ``reset_after``
+    on, Xavier-normal weights, sigmoid gates, tanh candidate, no clip)."""
 
     d_input: int
     d_hidden: int
@@ -52,22 +52,18 @@ class GruConfig(Config):
                    self.clip)
 
 
+@module_fields
 class Gru(Module):
     """A GRU layer (see the module docstring for the equations and the layout)."""
 
-    def __init__(self, update_gate: GateController, reset_gate: GateController,
-                 new_gate: GateController, d_hidden: int, reset_after: bool,
-                 gate_activation: Module, hidden_activation: Module,
-                 clip: float | None) -> None:
-        super().__init__()
-        self.update_gate = update_gate
-        self.reset_gate = reset_gate
-        self.new_gate = new_gate
-        self.d_hidden = d_hidden
-        self.reset_after = reset_after
-        self.gate_activation = gate_activation
-        self.hidden_activation = hidden_activation
-        self.clip = clip
+    update_gate: GateController
+    reset_gate: GateController
+    new_gate: GateController
+    d_hidden: int
+    reset_after: bool
+    gate_activation: Module
+    hidden_activation: Module
+    clip: float | None
 
     def forward(self, batched_input: Tensor, state: Tensor | None = None) -> Tensor:
         """The hidden state of every step, ``[batch, seq, d_hidden]``, for a
@@ -128,7 +124,7 @@ class Gru(Module):
 
 
 class BiGruConfig(Config):
-    """Configuration of :class:`BiGru` (Burn's fields and defaults)."""
+    """Configuration of [`BiGru`][burn_torch.nn.rnn.BiGru] (Burn's fields and defaults)."""
 
     d_input: int
     d_hidden: int

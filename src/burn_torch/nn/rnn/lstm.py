@@ -17,7 +17,7 @@ from typing import NamedTuple
 
 from ... import validate
 from ...device import Device
-from ...module import Config, Module
+from ...module import Config, Module, module_fields
 from ...ops import recurrent as recurrent_ops
 from ...tensor import Tensor
 from ..activation.activation_wrapper import ActivationConfig
@@ -36,8 +36,8 @@ class LstmState(NamedTuple):
 
 
 class LstmConfig(Config):
-    """Configuration of :class:`Lstm` (Burn's fields and defaults: Xavier-normal weights,
-    batch-first input, sigmoid gates, tanh cell and hidden activations)."""
+    """Configuration of [`Lstm`][burn_torch.nn.rnn.Lstm] (Burn's fields and defaults: Xavier-normal
+    weights, batch-first input, sigmoid gates, tanh cell and hidden activations)."""
 
     d_input: int
     d_hidden: int
@@ -62,27 +62,22 @@ class LstmConfig(Config):
                     self.hidden_activation.init(device))
 
 
+@module_fields
 class Lstm(Module):
     """A unidirectional LSTM (see the module docstring for the equations and the layout)."""
 
-    def __init__(self, input_gate: GateController, forget_gate: GateController,
-                 output_gate: GateController, cell_gate: GateController, d_hidden: int,
-                 batch_first: bool, reverse: bool, clip: float | None, input_forget: bool,
-                 gate_activation: Module, cell_activation: Module,
-                 hidden_activation: Module) -> None:
-        super().__init__()
-        self.input_gate = input_gate
-        self.forget_gate = forget_gate
-        self.output_gate = output_gate
-        self.cell_gate = cell_gate
-        self.d_hidden = d_hidden
-        self.batch_first = batch_first
-        self.reverse = reverse
-        self.clip = clip
-        self.input_forget = input_forget
-        self.gate_activation = gate_activation
-        self.cell_activation = cell_activation
-        self.hidden_activation = hidden_activation
+    input_gate: GateController
+    forget_gate: GateController
+    output_gate: GateController
+    cell_gate: GateController
+    d_hidden: int
+    batch_first: bool
+    reverse: bool
+    clip: float | None
+    input_forget: bool
+    gate_activation: Module
+    cell_activation: Module
+    hidden_activation: Module
 
     def forward(self, batched_input: Tensor,
                 state: LstmState | None = None) -> tuple[Tensor, LstmState]:
@@ -165,7 +160,8 @@ class Lstm(Module):
 
 
 class BiLstmConfig(Config):
-    """Configuration of :class:`BiLstm` (Burn's fields and defaults; no ``reverse``)."""
+    """Configuration of [`BiLstm`][burn_torch.nn.rnn.BiLstm] (Burn's fields and defaults; no
+    ``reverse``)."""
 
     d_input: int
     d_hidden: int
