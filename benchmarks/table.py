@@ -4,7 +4,7 @@ Runs each step benchmark of this folder (a subprocess each, its own flags passed
 collects the ratios it prints: eager burn_torch / torch autograd, the same step through
 ``burn_torch.capture`` / torch, and the hand-written tape-free floor / torch, where the
 benchmark has them. With ``--base REV`` it also runs the benchmarks on commit ``REV``'s library
-and benchmark files (a temporary ``git worktree``) and prints before/after columns, each run
+and benchmark files (exported with ``git archive`` into a temporary folder) and prints before/after columns, each run
 twice in the order base, head, head, base (A/B then B/A), so that a load that changes during the
 run weighs on both sides; each cell then reads ``first / second`` run.
 
@@ -95,6 +95,15 @@ def print_table(name: str, columns: list[tuple[str, list[dict]]]) -> None:
         print(f"{row:>{width}} | " + " | ".join(f"{c:>13}" for c in cells), flush=True)
 
 
+def export(rev: str, into: Path) -> None:
+    """Writes commit ``rev``'s ``src/`` and ``benchmarks/`` under ``into`` (``git archive``: the
+    repository's worktrees and refs are left as they are). CalledProcessError for an unknown
+    ``rev``."""
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", rev, "src", "benchmarks"],
+                             check=True, capture_output=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="fewer rounds in every benchmark")
@@ -115,19 +124,14 @@ def main() -> None:
             print_table(name, [("", [run_benchmark(name, ROOT, flags, python)])])
         return
     with tempfile.TemporaryDirectory(prefix="burn_torch_base_") as tmp:
-        base = Path(tmp) / "base"
-        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(base),
-                        args.base], check=True, capture_output=True)
-        try:
-            for name in names:
-                before, after = [], []
-                for tree, into in ((base, before), (ROOT, after), (ROOT, after), (base, before)):
-                    if (tree / "benchmarks" / f"{name}.py").exists():
-                        into.append(run_benchmark(name, tree, flags, python))
-                print_table(name, [("before", before), ("after", after)])
-        finally:
-            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(base)],
-                           capture_output=True)
+        base = Path(tmp)
+        export(args.base, base)
+        for name in names:
+            before, after = [], []
+            for tree, into in ((base, before), (ROOT, after), (ROOT, after), (base, before)):
+                if (tree / "benchmarks" / f"{name}.py").exists():
+                    into.append(run_benchmark(name, tree, flags, python))
+            print_table(name, [("before", before), ("after", after)])
 
 
 if __name__ == "__main__":

@@ -1,7 +1,8 @@
 """A plan: a recording turned into generated Python functions.
 
 ``kernels(v0, ..., v{n-1})`` calls the recorded kernels in order on the input storages, each
-line one kernel call on locals (no Tensor, no Node, no dispatch through the op table), drops each
+line one kernel call on locals (no Tensor, no Node, no dispatch through the op table), less what
+``_optimize`` shows the result does not need (a loss computed only to seed backward), drops each
 intermediate right after its last use (the release points of the eager pass), and returns the
 tensors the result is made of. ``build(outs, nodes, ids)`` rebuilds the result ``fn`` returned —
 public Tensors, a ``Gradients`` container keyed by the *new* inputs' leaves, a
@@ -20,6 +21,7 @@ from ..autodiff.graph import Node
 from ..optim.grads import GradientsParams
 from ..tensor import Tensor
 from ._inputs import param_id_reader
+from ._optimize import optimize
 from ._record import Const, Slot
 
 _TorchTensor = torch.Tensor
@@ -195,9 +197,12 @@ class Plan:
         ns = {"_new": Tensor.__new__, "_Tensor": Tensor, "_Gradients": Gradients,
               "_gradients_params": _gradients_params, "_consumed": _consumed}
         ns.update(template.src.consts)
-        self.kernels = self._kernels(rec.entries, rec.grad_modes, self.n_inputs, self.out_slots)
-        self.step = self._kernels(rec.entries, rec.grad_modes, self.n_inputs, self.out_slots,
-                                  result_lines, ns)
+        values = {rec.slot_of[id(t)]: t for t in rec.keep if id(t) in rec.slot_of}
+        entries, modes = optimize(rec.entries, rec.grad_modes, values, self.n_inputs,
+                                  self.out_slots)
+        self.entries = entries  # what a replay runs, in order
+        self.kernels = self._kernels(entries, modes, self.n_inputs, self.out_slots)
+        self.step = self._kernels(entries, modes, self.n_inputs, self.out_slots, result_lines, ns)
         unpack = [f"{''.join(f'v{s}, ' for s in self.out_slots)}= o"] if self.out_slots else []
         code = "def build(o, n, p):\n" + "".join(f"    {ln}\n" for ln in unpack + result_lines)
         exec(compile(code, "<capture build>", "exec"), ns)

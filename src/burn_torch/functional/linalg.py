@@ -95,10 +95,11 @@ def _numeric(what: str, x) -> Tensor:
 
 @dataclass(frozen=True)
 class Norm:
-    """Burn's ``linalg::Norm``: the vector norm :func:`vector_norm` computes, by its exponent.
-    ``Norm.L0`` (count of non-zeros), ``Norm.L1``, ``Norm.L2``, ``Norm.LInf`` (largest
-    ``|x|``), ``Norm.LNegInf`` (smallest ``|x|``) and ``Norm.lp(p)``; functions taking a norm also
-    take the exponent as a number, as Burn's ``impl Into<Norm>`` does."""
+    """Burn's ``linalg::Norm``: the vector norm
+    [`vector_norm`][burn_torch.functional.linalg.vector_norm] computes, by its exponent. ``Norm.L0``
+    (count of non-zeros), ``Norm.L1``, ``Norm.L2``, ``Norm.LInf`` (largest ``|x|``),
+    ``Norm.LNegInf`` (smallest ``|x|``) and ``Norm.lp(p)``; functions taking a norm also take the
+    exponent as a number, as Burn's ``impl Into<Norm>`` does."""
 
     exponent: float
 
@@ -127,7 +128,8 @@ def _exponent(what: str, norm) -> float:
 
 def vector_norm(x: Tensor, norm, dim: int) -> Tensor:
     """Burn's ``vector_norm``: the ``L(p)`` norm of a Float tensor along ``dim``, kept with size
-    1 (see :func:`lp_norm`); ``norm`` is a :class:`Norm` or its exponent."""
+    1 (see [`lp_norm`][burn_torch.functional.linalg.lp_norm]); ``norm`` is a
+    [`Norm`][burn_torch.functional.linalg.Norm] or its exponent."""
     require_float(_tensor("vector_norm", "x", x), "vector_norm")
     return lp_norm(x, _exponent("vector_norm", norm), validate.dim("vector_norm", x.rank(), dim))
 
@@ -184,8 +186,8 @@ def diag(tensor: Tensor) -> Tensor:
 
 
 def trace(tensor: Tensor) -> Tensor:
-    """Burn's ``trace``: the sum of :func:`diag` of a Float tensor, ``[..., rows, cols]`` to
-    ``[..., 1]`` (the summed dim kept, as Burn's)."""
+    """Burn's ``trace``: the sum of [`diag`][burn_torch.functional.linalg.diag] of a Float tensor,
+    ``[..., rows, cols]`` to ``[..., 1]`` (the summed dim kept, as Burn's)."""
     require_float(_tensor("trace", "tensor", tensor), "trace")
     return diag(tensor).sum_dim(-1)
 
@@ -204,8 +206,8 @@ def outer_dim(lhs: Tensor, rhs: Tensor, dim: int) -> Tensor:
 
 
 def outer(lhs: Tensor, rhs: Tensor) -> Tensor:
-    """Burn's ``outer``: :func:`outer_dim` along the last dim, ``[..., i]`` and ``[..., j]`` to
-    ``[..., i, j]``."""
+    """Burn's ``outer``: [`outer_dim`][burn_torch.functional.linalg.outer_dim] along the last dim,
+    ``[..., i]`` and ``[..., j]`` to ``[..., i, j]``."""
     return outer_dim(lhs, rhs, -1)
 
 

@@ -1,5 +1,5 @@
-"""What the translator records and returns: an :class:`Event` per place it acted on, the
-:class:`Translation` of a source, and :class:`Left`, which a rule raises for a place it leaves as
+"""What the translator records and returns: an ``Event`` per place it acted on, the
+``Translation`` of a source, and ``Left``, which a rule raises for a place it leaves as
 written (marked). Torch-free."""
 from __future__ import annotations
 

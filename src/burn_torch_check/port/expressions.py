@@ -1,6 +1,6 @@
 """The translator's expression rules: layer constructors, module calls, tensor methods, torch
 functions, operators and subscripts, each rewritten through its mapping-table row (a mixin of
-the transformer in :mod:`.translate`). Torch-free."""
+the transformer in ``.translate``). Torch-free."""
 from __future__ import annotations
 
 import ast

@@ -1,5 +1,5 @@
 """What the translator knows about a file before it rewrites it: each expression's kind (the
-checker's :class:`~burn_torch_check.analysis.Analysis`, reached from libcst nodes through their
+checker's ``Analysis``, reached from libcst nodes through their
 source spans), the file's module classes and their fields, and which functions train a model
 they receive (so that they return it and their callers rebind it, Burn's modules being values).
 """
@@ -48,9 +48,9 @@ class FunctionEffects:
 
 
 class Facts:
-    """The analysed file: :meth:`kind` of an expression by its span, the module classes and the
+    """The analysed file: ``kind`` of an expression by its span, the module classes and the
     fields of each (``module``, ``param``, ``dict``, ``list``), the optimizer → model pairs and
-    each function's :class:`FunctionEffects`."""
+    each function's ``FunctionEffects``."""
 
     def __init__(self, text: str) -> None:
         self.tree = ast.parse(text)

@@ -1,7 +1,7 @@
 """The translator's statement rules: the training loop (zero_grad, backward, the optimizer step,
 schedulers, train/eval, saving), batch conversion at the head of a loader loop, statements split
 or removed, and the marker comments of left places (a mixin of the transformer in
-:mod:`.translate`). Torch-free."""
+``.translate``). Torch-free."""
 from __future__ import annotations
 
 import libcst as cst

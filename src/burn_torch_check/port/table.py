@@ -1,8 +1,8 @@
 """The one mapping table: each PyTorch idiom the translator knows, with its burn_torch translation
 or the reason it is left in place, keyed by the checker's catalog entry.
 
-A :class:`Row` names the catalog entry (``entry``, whose ``BTnnn`` code the checker reports for
-the same idiom), the PyTorch idiom as written, the output template (:mod:`.template`), an
+A ``Row`` names the catalog entry (``entry``, whose ``BTnnn`` code the checker reports for
+the same idiom), the PyTorch idiom as written, the output template (``.template``), an
 example line and its exact translation (``tests/test_port_table.py`` checks both directions:
 the checker flags the example under the row's code, the translator writes the expected line)
 and, for the mutation test, a deliberately wrong template and the probe model that
@@ -10,7 +10,7 @@ and, for the mutation test, a deliberately wrong template and the probe model th
 is an idiom whose meaning burn_torch cannot keep: the translator leaves the line as it was,
 marked ``# burn-torch-port: BTnnn <left>``.
 
-The rules that recognise each idiom are in :mod:`.rules` (one per row, by id); this module is
+The rules that recognise each idiom are in ``.rules`` (one per row, by id); this module is
 data only, torch-free.
 """
 from __future__ import annotations

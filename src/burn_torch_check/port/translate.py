@@ -1,10 +1,10 @@
 """The translator: a libcst transformer that rewrites a PyTorch program into burn_torch, row by row
-of the mapping table (:mod:`.table`), keeping comments and layout elsewhere.
+of the mapping table (``.table``), keeping comments and layout elsewhere.
 
-:func:`translate_source` returns a :class:`~.events.Translation`: the port's source and one
-:class:`~.events.Event` per rewritten or left place. A line whose meaning burn_torch cannot keep
+``translate_source`` returns a ``Translation``: the port's source and one
+``Event`` per rewritten or left place. A line whose meaning burn_torch cannot keep
 stays as it was under a ``# burn-torch-port: BTnnn <why>`` comment; nothing is rewritten without a
-row. The rules are in :mod:`.expressions` and :mod:`.statements`; this module holds the
+row. The rules are in ``.expressions`` and ``.statements``; this module holds the
 transformer's plumbing (positions, kinds, scopes, devices, the events) and the entry point.
 Torch-free: it reads the program, never runs it.
 """
