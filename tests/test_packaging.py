@@ -100,4 +100,5 @@ def test_without_rich_a_terminal_gets_log_lines(monkeypatch):
 
     monkeypatch.setattr(renderer, "available", lambda package: package != "rich")
     monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    monkeypatch.delitem(sys.modules, "ipykernel", raising=False)  # not under a Jupyter kernel
     assert isinstance(renderer.default_renderer(), PlainRenderer)

@@ -1221,4 +1221,5 @@ def _batch_norm_running_stats(node, a):
         tracked = keyword(parent, "track_running_stats")
         if tracked is not None and isinstance(tracked.value, ast.Constant) and tracked.value.value is False:
             return None
-    return at(node)
+    # shared: the call stays open to module_constructor_arguments (nn.BatchNorm2d(c, eps, ...))
+    return Hit(node.lineno, node.col_offset + 1, shared=True)

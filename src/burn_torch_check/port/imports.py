@@ -14,8 +14,7 @@ _SOURCES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("burn_torch.optim", ("AdaGradConfig", "AdamConfig", "AdamWConfig", "GradientsParams", "MomentumConfig",
                           "RmsPropConfig", "SgdConfig", "WeightDecayConfig", "StepLrSchedulerConfig",
                           "ExponentialLrSchedulerConfig", "CosineAnnealingLrSchedulerConfig")),
-    ("burn_torch.compat", ("from_torch",)),
-    ("burn_torch.compat.ported", ("pair", "shape")),
+    ("burn_torch.compat", ("from_torch", "ported")),
     ("burn_torch.interop.torch_layers", ("Flatten", "Identity", "Sequential", "StackedGru", "StackedLstm", "StackedRnn")),
 )
 

@@ -72,7 +72,7 @@ def _padding2d(node: cst.BaseExpression | None, code: Code) -> str | None:
         return f"nn.PaddingConfig2d.explicit({', '.join(code(e.value) for e in node.elements)})"
     if isinstance(value, int) or isinstance(node, cst.BinaryOperation):
         return f"nn.PaddingConfig2d.explicit({code(node)}, {code(node)})"
-    return f"nn.PaddingConfig2d.explicit(*pair({code(node)}, 2))"
+    return f"nn.PaddingConfig2d.explicit(*ported.pair({code(node)}, 2))"
 
 
 def _only(bound: dict, name: str, allowed: tuple) -> None:

@@ -352,7 +352,7 @@ ROWS: tuple[Row, ...] = (
          "nn.MseLoss()<?.forward({args})?>",
          "loss = F.mse_loss(x, t.float())", "loss = nn.MseLoss().forward(x, t.float())",
          "nn.MseLoss()<?.forward({args}, nn.Reduction.SUM)?>", "loss", section="loss"),
-    _left("bce_loss", "loss", None, "nn.BCELoss() / F.binary_cross_entropy(p, y)",
+    _left("bce_loss", "loss", "binary_cross_entropy_targets", "nn.BCELoss() / F.binary_cross_entropy(p, y)",
           "Burn's BinaryCrossEntropyLoss takes Int 0/1 targets (torch: float probabilities): for hard "
           "labels, BinaryCrossEntropyLossConfig()[.with_logits(True)].init(device).forward(p, y.int())",
           "loss = F.binary_cross_entropy_with_logits(x, t.float())"),
