@@ -13,10 +13,12 @@ after round, each side in turn; the minimum over rounds, since load only adds ti
   splits (their per-iteration logs) and a ``DefaultRecorder`` checkpoint every epoch.
 
 Both Learner runs use the plain renderer into a string and no plot (``plot(False)``); each
-launch writes into a fresh folder (all removed at the end, outside the timing). Prints each side's time per epoch and its ratio to the hand
-loop (targets: <= 1.05 without metrics, <= 1.15 with metrics and checkpoints), then how long
-``launch`` takes to return with the default ``metrics.png`` on against off (the plot is drawn
-off the training thread).
+launch writes into a fresh folder (all removed at the end, outside the timing). Prints each
+side's time per epoch, wall-clock and the training thread's CPU time, and its ratio to the hand
+loop (targets: <= 1.05 without metrics, <= 1.15 with metrics and checkpoints), both of the
+fastest runs and as the median of each round's paired ratio (on a loaded machine the two
+bracket the truth), then how long ``launch`` takes to return with the default ``metrics.png``
+on against off (the plot is drawn off the training thread).
 
 Usage: python benchmarks/learner_overhead.py [--quick] [--epochs N] [--rounds N]
 """
@@ -24,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import statistics
 import sys
 import tempfile
 import time
@@ -100,20 +103,30 @@ def check_same_training(epochs: int, root: Path) -> None:
     assert worst == 0.0, f"the Learner's weights differ from the hand loop's by {worst}"
 
 
-def time_wall_and_cpu(runs, rounds: int) -> tuple[list[float], list[float]]:
-    """Seconds per run of each side, wall-clock and the calling thread's CPU time (what the
-    training thread itself spends; waits for the disk are in the wall time only): the minimum
-    over ``rounds`` rounds, each running every side once in turn, after one warm-up round."""
+def time_wall_and_cpu(runs, rounds: int) -> tuple[list[list[float]], list[list[float]]]:
+    """Seconds of each run of each side, per round: wall-clock and the calling thread's CPU
+    time (what the training thread itself spends; waits for the disk are in the wall time
+    only). Each round runs every side once in turn, after one warm-up round."""
     for run in runs:
         run()
-    wall, cpu = [float("inf")] * len(runs), [float("inf")] * len(runs)
+    wall: list[list[float]] = [[] for _ in runs]
+    cpu: list[list[float]] = [[] for _ in runs]
     for _ in range(rounds):
         for i, run in enumerate(runs):
             w, c = time.perf_counter(), time.thread_time()
             run()
-            wall[i] = min(wall[i], time.perf_counter() - w)
-            cpu[i] = min(cpu[i], time.thread_time() - c)
+            wall[i].append(time.perf_counter() - w)
+            cpu[i].append(time.thread_time() - c)
     return wall, cpu
+
+
+def ratios(times: list[list[float]]) -> list[tuple[float, float, float]]:
+    """Per side: ``(fastest run, its ratio to the hand loop's fastest, the median over rounds
+    of the ratio to the hand loop's run of the same round)``; the paired median cancels load
+    that drifts between rounds, the minimum load that comes and goes within one."""
+    hand = times[0]
+    return [(min(t), min(t) / min(hand), statistics.median(a / b for a, b in zip(t, hand)))
+            for t in times]
 
 
 def main() -> None:
@@ -132,20 +145,20 @@ def main() -> None:
                  "Learner + metrics + checkpoints": learner_run(args.epochs, root, with_metrics=True)}
         wall, cpu = time_wall_and_cpu(list(sides.values()), rounds)
         print(f"torch {torch.__version__}, 1 thread, {args.epochs} epochs of 32 + 8 iterations a "
-              f"launch, {rounds} interleaved rounds (minimum per side)")
-        print(f"{'side':<34} {'wall ms/epoch':>14} {'ratio':>7} {'CPU ms/epoch':>13} {'ratio':>7}")
-        for name, w, c in zip(sides, wall, cpu):
-            print(f"{name:<34} {w / args.epochs * 1e3:>14.2f} {w / wall[0]:>7.3f} "
-                  f"{c / args.epochs * 1e3:>13.2f} {c / cpu[0]:>7.3f}")
-        returns = {}
-        for plot in (False, True):
-            run = learner_run(args.epochs, root, with_metrics=True, plot=plot)
-            best = float("inf")
-            for _ in range(3 if args.quick else 5):
+              f"launch, {rounds} interleaved rounds; ratios to the hand loop: of the fastest "
+              f"runs (min) and the median of each round's (paired)")
+        print(f"{'side':<32} {'wall ms/epoch':>13} {'min':>6} {'paired':>7} {'CPU ms/epoch':>13} "
+              f"{'min':>6} {'paired':>7}")
+        for name, (w, wr, wp), (c, cr, cp) in zip(sides, ratios(wall), ratios(cpu)):
+            print(f"{name:<32} {w / args.epochs * 1e3:>13.2f} {wr:>6.3f} {wp:>7.3f} "
+                  f"{c / args.epochs * 1e3:>13.2f} {cr:>6.3f} {cp:>7.3f}")
+        runs = {plot: learner_run(args.epochs, root, with_metrics=True, plot=plot) for plot in (True, False)}
+        returns = {True: float("inf"), False: float("inf")}
+        for _ in range(3 if args.quick else 11):   # interleaved: on, then off
+            for plot, run in runs.items():
                 run()
-                best = min(best, run.seconds)
+                returns[plot] = min(returns[plot], run.seconds)
                 wait_for_plots()
-            returns[plot] = best
         print(f"launch returns after {returns[True] * 1e3:.1f} ms with metrics.png, "
               f"{returns[False] * 1e3:.1f} ms without")
 

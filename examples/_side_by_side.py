@@ -128,7 +128,8 @@ def torch_layout_grads(model: Module, grads: GradientsParams) -> dict[str, torch
 
 def torch_grads(model: torch.nn.Module) -> dict[str, torch.Tensor]:
     """``{name: p.grad}`` of a torch model, copied."""
-    return {name: p.grad.detach().clone() for name, p in model.named_parameters()}
+    return {name: p.grad.detach().clone() for name, p in model.named_parameters()
+            if p.grad is not None}
 
 
 def compare_table(left_name: str, left: Mapping[str, torch.Tensor], right_name: str,

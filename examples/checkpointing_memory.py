@@ -1,22 +1,24 @@
-"""Gradient checkpointing: DISABLED and BALANCED, with the memory the graph holds
+# %% [markdown]
+# # Gradient checkpointing: DISABLED and BALANCED, with the memory the graph holds
+#
+# The same 8-block residual network (layer norm, linear, GELU in each block) runs with Burn's two
+# checkpointing strategies. Under DISABLED every step keeps what its backward rule needs; under
+# BALANCED the memory-bound steps (layer norm's arithmetic, GELU, the residual adds) keep only
+# how to recompute their output, and backward recomputes it when a rule needs it. The strategy is
+# a property of the tensors: the model created on `Device.cpu().autodiff().gradient_checkpointing()`
+# records BALANCED steps. Gradients must be identical (same kernels, same order);
+# `burn_torch.memory` shows what the graph holds after the forward pass (`graph_bytes`) and at
+# most during backward (`track`).
+#
+# The PyTorch column runs the same network with plain autograd and with
+# `torch.utils.checkpoint` around each block (which recomputes whole blocks, matmuls included),
+# counting the bytes autograd saves with `torch.autograd.graph.saved_tensors_hooks`. Both sides'
+# gradients must agree.
+#
+# Run it with `.venv/bin/python examples/checkpointing_memory.py`, or open
+# `examples/checkpointing_memory.ipynb`.
 
-The same 8-block residual network (layer norm, linear, GELU in each block) runs with Burn's two
-checkpointing strategies. Under DISABLED every step keeps what its backward rule needs; under
-BALANCED the memory-bound steps (layer norm's arithmetic, GELU, the residual adds) keep only
-how to recompute their output, and backward recomputes it when a rule needs it. The strategy is
-a property of the tensors: the model created on `Device.cpu().autodiff().gradient_checkpointing()`
-records BALANCED steps. Gradients must be identical (same kernels, same order);
-`burn_torch.memory` shows what the graph holds after the forward pass (`graph_bytes`) and at
-most during backward (`track`).
-
-The PyTorch column runs the same network with plain autograd and with
-`torch.utils.checkpoint` around each block (which recomputes whole blocks, matmuls included),
-counting the bytes autograd saves with `torch.autograd.graph.saved_tensors_hooks`. Both sides'
-gradients must agree.
-
-Run it with `.venv/bin/python examples/checkpointing_memory.py`, or open
-`examples/checkpointing_memory.ipynb`.
-"""
+# %%
 import torch
 from torch.utils.checkpoint import checkpoint
 
@@ -38,7 +40,8 @@ def kib(n: int) -> str:
 # %% [markdown]
 # ## The network on both sides
 
-# %% PyTorch
+# %%
+# PyTorch
 class TorchBlock(torch.nn.Module):
     def __init__(self) -> None:
         super().__init__()
@@ -64,7 +67,8 @@ class TorchNet(torch.nn.Module):
 torch.manual_seed(0)
 torch_net = TorchNet()
 
-# %% burn_torch
+# %%
+# burn_torch
 class Block(Module):
     def __init__(self, device: Device) -> None:
         super().__init__()
@@ -89,7 +93,8 @@ class Net(Module):
 # %% [markdown]
 # ## PyTorch: plain autograd, then `torch.utils.checkpoint` per block
 
-# %% PyTorch
+# %%
+# PyTorch
 def torch_run(checkpointed: bool) -> tuple[torch.Tensor, int, dict[str, torch.Tensor]]:
     """The loss, the bytes autograd saved for backward (each storage once) and the gradients."""
     saved = {}
@@ -114,7 +119,8 @@ pt = [f"{name:<11} saved for backward {kib(held)}" for name, (_, held, _) in tor
 # `load_torch_state_dict` keeps each parameter's device, and with it the strategy the model was
 # created with.
 
-# %% burn_torch
+# %%
+# burn_torch
 def burn_run(device: Device) -> tuple[Tensor, int, memory.MemoryTrace, dict[str, torch.Tensor]]:
     """The loss, the bytes the graph holds after forward, the backward trace and the gradients."""
     model, _ = load_torch_state_dict(Net(device), torch_net.state_dict())
@@ -145,8 +151,8 @@ print("(the columns count different graphs: torch's LayerNorm is one fused op sa
 # gradients are bit-identical; both match PyTorch's within float32 rounding.
 
 # %%
-_, disabled_held, disabled_trace, disabled_grads = burn_results["DISABLED"]
-_, balanced_held, balanced_trace, balanced_grads = burn_results["BALANCED"]
+disabled_held, disabled_trace, disabled_grads = burn_results["DISABLED"][1:]
+balanced_held, balanced_trace, balanced_grads = burn_results["BALANCED"][1:]
 identical = all(torch.equal(disabled_grads[k], balanced_grads[k]) for k in disabled_grads)
 print(f"BALANCED gradients equal DISABLED's bit for bit: {identical}")
 print(f"BALANCED holds {balanced_held / disabled_held:.0%} of DISABLED's graph after forward and "
@@ -155,8 +161,8 @@ assert identical and balanced_held < disabled_held, "BALANCED must hold less, wi
 
 agreement = Agreement(TOL)
 for torch_name, burn_name in (("autograd", "DISABLED"), ("checkpoint", "BALANCED")):
-    torch_loss, _, torch_g = torch_results[torch_name]
-    burn_loss, _, _, burn_g = burn_results[burn_name]
+    torch_loss, torch_g = torch_results[torch_name][0], torch_results[torch_name][2]
+    burn_loss, burn_g = burn_results[burn_name][0], burn_results[burn_name][3]
     agreement.check(f"loss: torch {torch_name} vs burn {burn_name}", torch_loss, burn_loss)
     agreement.add(f"gradients: torch {torch_name} vs burn {burn_name}", largest_diff(torch_g, burn_g))
 agreement.report()

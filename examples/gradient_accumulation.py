@@ -1,16 +1,18 @@
-"""Gradient accumulation: seed 003's MLP experiment, PyTorch and burn_torch side by side
+# %% [markdown]
+# # Gradient accumulation: seed 003's MLP experiment, PyTorch and burn_torch side by side
+#
+# A 4 → 8 → 3 MLP with cross entropy, the same weights on both sides. A batch of 4 rows is split
+# into two halves of 2 rows, each half's loss divided by 2: the accumulated gradients must equal
+# the full batch's. PyTorch accumulates by *not* calling `zero_grad()` between the two backward
+# passes; every Burn backward returns a fresh container, so burn_torch sums the halves' gradients
+# explicitly with a `GradientsAccumulator`. As the seed does, four pairs are compared per
+# parameter (weights in PyTorch's `[out, in]` layout) with tolerance 1e-6: full_pt vs full_burn,
+# acc_pt vs acc_burn, full_pt vs acc_pt and full_burn vs acc_burn.
+#
+# Run it with `.venv/bin/python examples/gradient_accumulation.py`, or open
+# `examples/gradient_accumulation.ipynb`.
 
-A 4 → 8 → 3 MLP with cross entropy, the same weights on both sides. A batch of 4 rows is split
-into two halves of 2 rows, each half's loss divided by 2: the accumulated gradients must equal
-the full batch's. PyTorch accumulates by *not* calling `zero_grad()` between the two backward
-passes; every Burn backward returns a fresh container, so burn_torch sums the halves' gradients
-explicitly with a `GradientsAccumulator`. As the seed does, four pairs are compared per
-parameter (weights in PyTorch's `[out, in]` layout) with tolerance 1e-6: full_pt vs full_burn,
-acc_pt vs acc_burn, full_pt vs acc_pt and full_burn vs acc_burn.
-
-Run it with `.venv/bin/python examples/gradient_accumulation.py`, or open
-`examples/gradient_accumulation.ipynb`.
-"""
+# %%
 import torch
 
 from burn_torch import Device, Tensor, nn
@@ -31,7 +33,8 @@ y_data = torch.tensor([0, 2, 1, 2])
 # The same two layers; burn_torch's `Linear` stores its weight `[d_input, d_output]`, so the
 # PyTorch weights are loaded through `load_torch_state_dict`, which transposes them.
 
-# %% PyTorch
+# %%
+# PyTorch
 class TorchMlp(torch.nn.Module):
     def __init__(self) -> None:
         super().__init__()
@@ -45,7 +48,8 @@ class TorchMlp(torch.nn.Module):
 torch.manual_seed(3)
 torch_model = TorchMlp()
 
-# %% burn_torch
+# %%
+# burn_torch
 class Mlp(Module):
     def __init__(self, device: Device) -> None:
         super().__init__()
@@ -65,7 +69,8 @@ model = model.train()
 # PyTorch: `zero_grad()`, one backward for the full batch; `zero_grad()` again, then one
 # backward per half with nothing in between, so `.grad` adds them up.
 
-# %% PyTorch
+# %%
+# PyTorch
 ce = torch.nn.functional.cross_entropy
 torch_model.zero_grad()
 ce(torch_model(x_data), y_data).backward()
@@ -74,9 +79,9 @@ full_pt = torch_grads(torch_model)
 pt = []
 torch_model.zero_grad()
 for part in HALVES:
-    loss = ce(torch_model(x_data[part]), y_data[part]) / 2
-    loss.backward()
-    pt.append(f"half {part.start}:{part.stop}  loss/2 = {loss.item():.6f}")
+    half_loss = ce(torch_model(x_data[part]), y_data[part]) / 2
+    half_loss.backward()
+    pt.append(f"half {part.start}:{part.stop}  loss/2 = {half_loss.item():.6f}")
 acc_pt = torch_grads(torch_model)
 
 # %% [markdown]
@@ -84,7 +89,8 @@ acc_pt = torch_grads(torch_model)
 # parameter, and the accumulator sums the halves. `grads()` hands the sum over and empties the
 # accumulator, as PyTorch's next `zero_grad()` would.
 
-# %% burn_torch
+# %%
+# burn_torch
 loss_fn = nn.CrossEntropyLossConfig().init(device)
 x = Tensor.from_data(x_data, device)
 y = Tensor.from_data(y_data, device)

@@ -1,27 +1,29 @@
-"""Porting nanoGPT's GPT, verified with verify_port
+# %% [markdown]
+# # Porting nanoGPT's GPT, verified with verify_port
+#
+# The PyTorch side is karpathy/nanoGPT's `model.py` (commit
+# 3adf61e154c3fe3fca428ad6bc3818b27a3b8291, MIT), trimmed to what a training step uses (the
+# flash-attention path, no generation or checkpoint loading) with a tiny configuration. Its
+# `LayerNorm` and attention are custom modules, so the port writes each class with the same
+# field names (the state-dict keys then match), using burn_torch layers; `verify_port` compares
+# the forward output, the loss, every gradient under nanoGPT's parameter names, and a few AdamW
+# steps.
+#
+# Three catalog entries shape the port. nanoGPT ties `lm_head.weight` to `transformer.wte.weight`;
+# Burn's way is one Param used twice (`logits = x @ wte.weightᵀ`), so the port has no `lm_head`
+# and the verification ignores the second torch name (`strict=False`). The causal mask of
+# `module_ops.attention` is True where a position is masked out (`attention_mask_polarity`). And
+# AdamW's defaults are Burn's (`optimizer_defaults`): epsilon and weight decay are set to
+# PyTorch's.
+#
+# Why `bias=False` (a nanoGPT option): with biases, the key projection's bias cannot change the
+# attention (softmax ignores a shift shared by a row), so its true gradient is zero and both
+# libraries compute float32 noise around 1e-9 for it; Adam divides by the noise's own magnitude
+# and turns it into full-size, different steps. The comparison would then measure noise.
+#
+# Run it with `.venv/bin/python examples/port_nanogpt.py`, or open `examples/port_nanogpt.ipynb`.
 
-The PyTorch side is karpathy/nanoGPT's `model.py` (commit
-3adf61e154c3fe3fca428ad6bc3818b27a3b8291, MIT), trimmed to what a training step uses (the
-flash-attention path, no generation or checkpoint loading) with a tiny configuration. Its
-`LayerNorm` and attention are custom modules, so the port writes each class with the same
-field names (the state-dict keys then match), using burn_torch layers; `verify_port` compares
-the forward output, the loss, every gradient under nanoGPT's parameter names, and a few AdamW
-steps.
-
-Three catalog entries shape the port. nanoGPT ties `lm_head.weight` to `transformer.wte.weight`;
-Burn's way is one Param used twice (`logits = x @ wte.weightᵀ`), so the port has no `lm_head`
-and the verification ignores the second torch name (`strict=False`). The causal mask of
-`module_ops.attention` is True where a position is masked out (`attention_mask_polarity`). And
-AdamW's defaults are Burn's (`optimizer_defaults`): epsilon and weight decay are set to
-PyTorch's.
-
-Why `bias=False` (a nanoGPT option): with biases, the key projection's bias cannot change the
-attention (softmax ignores a shift shared by a row), so its true gradient is zero and both
-libraries compute float32 noise around 1e-9 for it; Adam divides by the noise's own magnitude
-and turns it into full-size, different steps. The comparison would then measure noise.
-
-Run it with `.venv/bin/python examples/port_nanogpt.py`, or open `examples/port_nanogpt.ipynb`.
-"""
+# %%
 import math
 from dataclasses import dataclass
 
@@ -39,7 +41,8 @@ torch.manual_seed(0)
 device = Device.cpu().autodiff()
 
 
-# %% PyTorch: nanoGPT's model (model.py, trimmed)
+# %%
+# PyTorch: nanoGPT's model (model.py, trimmed)
 class LayerNorm(tnn.Module):
     """ LayerNorm but with an optional bias. PyTorch doesn't support simply bias=False """
 
@@ -153,7 +156,8 @@ config = GPTConfig()
 torch_gpt = GPT(config)
 
 
-# %% burn_torch: the same classes, the same field names
+# %%
+# burn_torch: the same classes, the same field names
 class BurnAttention(Module):
     def __init__(self, config, device):
         super().__init__()
@@ -226,7 +230,8 @@ class BurnGPT(Module):
 burn_gpt = BurnGPT(config, device)
 
 
-# %% The loss: next-token cross entropy over every position
+# %%
+# The loss: next-token cross entropy over every position
 def torch_loss(logits, targets):
     return F.cross_entropy(logits.view(-1, logits.size(-1)), targets.view(-1))  # noqa: BT105 (the PyTorch side)
 
@@ -242,21 +247,24 @@ gen = torch.Generator().manual_seed(1)
 tokens = torch.randint(0, config.vocab_size, (3, config.block_size + 1), generator=gen)
 batch = (tokens[:, :-1].contiguous(), tokens[:, 1:].contiguous())
 
-# %% Verify: forward, loss, every gradient (the tied one under nanoGPT's first name), 3 AdamW steps
+# %%
+# Verify: forward, loss, every gradient (the tied one under nanoGPT's first name), 3 AdamW steps
 report = verify_port(
     torch_gpt, burn_gpt, batch, torch_loss, burn_loss, strict=False, steps=3,
     torch_optimizer=torch.optim.AdamW(torch_gpt.parameters(), lr=1e-2, betas=(0.9, 0.95), weight_decay=0.1),
     burn_optimizer=AdamWConfig(beta_2=0.95, epsilon=1e-8, weight_decay=0.1))
 report.print()
 
-# %% The loss curves
+# %%
+# The loss curves
 ax = report.plot_losses()
 plot = output_path("port_nanogpt/losses.png")
 ax.figure.savefig(plot, dpi=80)
 print(f"plot written to {plot}")
 show_image(plot)
 
-# %% Agreement
+# %%
+# Agreement
 assert report.passed, f"{DISAGREE}: {report.summary()}"
 print(f"OK: the nanoGPT port agrees with PyTorch (max forward diff {report.max_forward_diff:.2g}, "
       f"max gradient diff {report.max_grad_diff:.2g})")

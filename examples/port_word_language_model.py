@@ -1,22 +1,24 @@
-"""Porting pytorch/examples' LSTM language model, verified with verify_port
+# %% [markdown]
+# # Porting pytorch/examples' LSTM language model, verified with verify_port
+#
+# The PyTorch side is `RNNModel` from pytorch/examples `word_language_model/model.py` (commit
+# 77f55b912142e11fcfdf5b530231fb9c52f181e8, BSD-3-Clause) with `rnn_type="LSTM"` (the GRU and
+# plain-RNN branches and weight tying are left out), at a tiny size: 20 tokens, 8 features, two
+# layers. `from_torch_module` converts the embedding, the two-layer LSTM (a `StackedLstm` of
+# Burn `Lstm` layers, seq-first as the original) and the decoder; `forward` is ported by hand.
+#
+# Catalog entries met on the way: `torch.nn.LSTM` is seq-first while Burn's `LstmConfig` is
+# batch-first by default (`lstm_batch_first`; the converter keeps the torch layout); the state is
+# `(cell, hidden)` per layer, not `(h, c)` stacked over layers (`lstm_state_order`); the model
+# returns `log_softmax` and trains with `F.nll_loss` (`nll_loss`); its dropout is off on both
+# sides for the comparison (eval mode). The original trains with a hand-written SGD step and
+# `clip_grad_norm_`; the verification uses plain SGD with the same learning rate (Burn clips
+# per parameter: `gradient_clipping_per_parameter`).
+#
+# Run it with `.venv/bin/python examples/port_word_language_model.py`, or open
+# `examples/port_word_language_model.ipynb`.
 
-The PyTorch side is `RNNModel` from pytorch/examples `word_language_model/model.py` (commit
-77f55b912142e11fcfdf5b530231fb9c52f181e8, BSD-3-Clause) with `rnn_type="LSTM"` (the GRU and
-plain-RNN branches and weight tying are left out), at a tiny size: 20 tokens, 8 features, two
-layers. `from_torch_module` converts the embedding, the two-layer LSTM (a `StackedLstm` of
-Burn `Lstm` layers, seq-first as the original) and the decoder; `forward` is ported by hand.
-
-Catalog entries met on the way: `torch.nn.LSTM` is seq-first while Burn's `LstmConfig` is
-batch-first by default (`lstm_batch_first`; the converter keeps the torch layout); the state is
-`(cell, hidden)` per layer, not `(h, c)` stacked over layers (`lstm_state_order`); the model
-returns `log_softmax` and trains with `F.nll_loss` (`nll_loss`); its dropout is off on both
-sides for the comparison (eval mode). The original trains with a hand-written SGD step and
-`clip_grad_norm_`; the verification uses plain SGD with the same learning rate (Burn clips
-per parameter: `gradient_clipping_per_parameter`).
-
-Run it with `.venv/bin/python examples/port_word_language_model.py`, or open
-`examples/port_word_language_model.ipynb`.
-"""
+# %%
 import torch
 import torch.nn as tnn
 import torch.nn.functional as F
@@ -31,7 +33,8 @@ torch.manual_seed(0)
 device = Device.cpu().autodiff()
 
 
-# %% PyTorch: RNNModel (word_language_model/model.py), the LSTM branch
+# %%
+# PyTorch: RNNModel (word_language_model/model.py), the LSTM branch
 class RNNModel(tnn.Module):
     """Container module with an encoder, a recurrent module, and a decoder."""
 
@@ -70,7 +73,8 @@ ntokens, bptt, batch_size = 20, 6, 4
 torch_model = RNNModel(ntokens, ninp=8, nhid=8, nlayers=2, dropout=0.2)
 
 
-# %% burn_torch: the layers converted, forward ported line by line
+# %%
+# burn_torch: the layers converted, forward ported line by line
 class BurnRNNModel(Module):
     def __init__(self, model: RNNModel, device: Device):
         super().__init__()
@@ -93,7 +97,8 @@ class BurnRNNModel(Module):
 burn_model = BurnRNNModel(torch_model, device)
 nll = nn.CrossEntropyLossConfig().init(device)   # on log-probabilities: the same as F.nll_loss
 
-# %% One synthetic bptt batch, laid out [seq, batch] as the original's get_batch
+# %%
+# One synthetic bptt batch, laid out [seq, batch] as the original's get_batch
 gen = torch.Generator().manual_seed(1)
 stream = torch.randint(0, ntokens, (bptt + 1, batch_size), generator=gen)
 data, targets = stream[:-1], stream[1:].reshape(-1)
@@ -109,21 +114,24 @@ def burn_loss(output, targets):
     return nll.forward(output[0], targets)
 
 
-# %% Verify: forward, loss, every gradient, then 3 SGD steps
+# %%
+# Verify: forward, loss, every gradient, then 3 SGD steps
 report = verify_port(
     torch_model, burn_model, (data, None, targets), torch_loss, burn_loss, steps=3,
     torch_optimizer=torch.optim.SGD(torch_model.parameters(), lr=1.0),
     burn_optimizer=SgdConfig())
 report.print()
 
-# %% The loss curves
+# %%
+# The loss curves
 ax = report.plot_losses()
 plot = output_path("port_word_language_model/losses.png")
 ax.figure.savefig(plot, dpi=80)
 print(f"plot written to {plot}")
 show_image(plot)
 
-# %% Agreement
+# %%
+# Agreement
 assert report.passed, f"{DISAGREE}: {report.summary()}"
 print(f"OK: the LSTM language model port agrees with PyTorch (max forward diff "
       f"{report.max_forward_diff:.2g}, max gradient diff {report.max_grad_diff:.2g})")

@@ -1,20 +1,22 @@
-"""Porting a PyTorch training script to burn_torch, step by step
+# %% [markdown]
+# # Porting a PyTorch training script to burn_torch, step by step
+#
+# A short PyTorch script trains a classifier. The porting checker (`burn-torch-check`, or
+# `python -m burn_torch.compat.check`) lists the lines that behave differently under burn_torch,
+# each with the id of its entry in the compat catalog (`compat/`, and the migration guide's
+# section of the same name). The port then proceeds one step at a time; each step names the
+# catalog entries it resolves and shows the lines before and after it, and the checker's count
+# after it. At the end both scripts run on the same data from the same initial weights: their
+# losses, trained weights and accuracy must agree.
+#
+# The two scripts, their data and initial weights are written to
+# `examples/output/porting_walkthrough/`, where `python train_torch.py` and
+# `python train_burn_torch.py` run them.
+#
+# Run it with `.venv/bin/python examples/porting_walkthrough.py`, or open
+# `examples/porting_walkthrough.ipynb`.
 
-A short PyTorch script trains a classifier. The porting checker (`burn-torch-check`, or
-`python -m burn_torch.compat.check`) lists the lines that behave differently under burn_torch,
-each with the id of its entry in the compat catalog (`compat/`, and the migration guide's
-section of the same name). The port then proceeds one step at a time; each step names the
-catalog entries it resolves and shows the lines before and after it, and the checker's count
-after it. At the end both scripts run on the same data from the same initial weights: their
-losses, trained weights and accuracy must agree.
-
-The two scripts, their data and initial weights are written to
-`examples/output/porting_walkthrough/`, where `python train_torch.py` and
-`python train_burn_torch.py` run them.
-
-Run it with `.venv/bin/python examples/porting_walkthrough.py`, or open
-`examples/porting_walkthrough.ipynb`.
-"""
+# %%
 import contextlib
 import os
 import runpy
@@ -122,9 +124,11 @@ before_status = run_checker("train_torch.py")
 # %% [markdown]
 # ## The port, one step per catalog entry
 # Each step replaces PyTorch lines with their burn_torch form (the entry's "how to port"). The
-# checker's count drops when a step removes the idiom it detects; it stays when the entry has
-# no detector (`module_call`) or when what the step changes is not yet a burn_torch value (the
-# batch becomes one in step 1, the model in step 2).
+# checker's count drops when a step removes the idiom it detects; it stays when what the step
+# changes is not yet a burn_torch value (the batch becomes one in step 1, the model in step 2);
+# and it rises where a new burn_torch value first meets torch code (the batch given to
+# `F.cross_entropy` after step 1, the model's parameters given to `torch.optim.SGD` after step
+# 4): `mixing_torch_tensors` reports each meeting until a later step ports that code.
 
 # %%
 class Step(NamedTuple):
@@ -138,7 +142,7 @@ STEPS = [
         ('x = torch.from_numpy(batch["x"])\ny = torch.from_numpy(batch["y"])\n',
          'device = Device.cpu().autodiff()\nx = Tensor.from_data(batch["x"], device)\n'
          'y = Tensor.from_data(batch["y"], device)\n'))),
-    Step(("linear_weight_layout",), (
+    Step(("linear_weight_layout", "module_constructor_arguments"), (
         ("from torch import nn\n", ""),
         ("from burn_torch import Device, Tensor\n",
          "from burn_torch import Device, Tensor, nn\nfrom burn_torch.module import Module\n"),
@@ -196,7 +200,7 @@ for number, step in enumerate(STEPS, 1):
     for entry_id in step.entries:
         e = entry(entry_id)
         print(f"{e.id} ({'⚠ silent' if e.silent else 'loud'}): {e.what}")
-    torch_lines, burn_lines = [], []
+    torch_lines, burn_lines = list[str](), list[str]()
     for old, new in step.edits:
         old_lines, new_lines = old.rstrip("\n").splitlines(), new.rstrip("\n").splitlines() or ["(deleted)"]
         rows = max(len(old_lines), len(new_lines))

@@ -1,21 +1,23 @@
-"""Quickstart: Burn's autodiff example in Python, next to PyTorch
+# %% [markdown]
+# # Quickstart: Burn's autodiff example in Python, next to PyTorch
+#
+# Seed 000 (Burn's autodiff chapter) gives this Rust program:
+#
+#     let device = Device::wgpu(Default::default()).autodiff();
+#     let tensor = Tensor::<2>::ones([2, 2], &device).require_grad();
+#     let output = tensor.clone().powf_scalar(2.0).sum();
+#     let mut gradients = output.backward();
+#     let tensor_grad = tensor.grad(&gradients);             // get
+#     let tensor_grad = tensor.grad_remove(&mut gradients);  // pop
+#
+# burn_torch runs it line for line on torch's kernels; the PyTorch column computes the same with
+# torch autograd. Then the four properties Burn keeps apart (autodiff association, graph
+# tracking, gradient retention, checkpointing strategy) are printed for every tensor in it, next
+# to the closest PyTorch attributes, and the gradient is checked against torch's.
+#
+# Run it with `.venv/bin/python examples/quickstart.py`, or open `examples/quickstart.ipynb`.
 
-Seed 000 (Burn's autodiff chapter) gives this Rust program:
-
-    let device = Device::wgpu(Default::default()).autodiff();
-    let tensor = Tensor::<2>::ones([2, 2], &device).require_grad();
-    let output = tensor.clone().powf_scalar(2.0).sum();
-    let mut gradients = output.backward();
-    let tensor_grad = tensor.grad(&gradients);             // get
-    let tensor_grad = tensor.grad_remove(&mut gradients);  // pop
-
-burn_torch runs it line for line on torch's kernels; the PyTorch column computes the same with
-torch autograd. Then the four properties Burn keeps apart (autodiff association, graph
-tracking, gradient retention, checkpointing strategy) are printed for every tensor in it, next
-to the closest PyTorch attributes, and the gradient is checked against torch's.
-
-Run it with `.venv/bin/python examples/quickstart.py`, or open `examples/quickstart.ipynb`.
-"""
+# %%
 import torch
 
 from burn_torch import Device, Tensor
@@ -27,24 +29,28 @@ from _side_by_side import Agreement, columns, heading
 # Autodiff is a runtime property of the device, and `backward()` returns the gradients in a
 # container instead of writing them on the tensors.
 
-# %% burn_torch
+# %%
+# burn_torch
 device = Device.cpu().autodiff()          # autodiff is a runtime property of the device
 tensor = Tensor.ones([2, 2], device).require_grad()
 squared = tensor.clone().powf_scalar(2.0)  # a tracked intermediate
 output = squared.sum()
 gradients = output.backward()              # returns a container; nothing is written on tensors
 tensor_grad = tensor.grad(gradients)       # get: the gradient stays in the container
+assert tensor_grad is not None             # an Option in Burn: None when there is no gradient
 print(f"backward returned {gradients!r}")
 
 # %% [markdown]
 # ## The same computation in PyTorch
 # `backward()` returns None and writes the gradient on `x.grad`.
 
-# %% PyTorch
+# %%
+# PyTorch
 x = torch.ones(2, 2, requires_grad=True)
 x_squared = x.clone().pow(2.0)
 x_output = x_squared.sum()
 print(f"backward returned {x_output.backward()!r}; x.grad is now set")
+assert x.grad is not None
 
 # %% [markdown]
 # ## Four properties of every tensor

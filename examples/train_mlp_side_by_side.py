@@ -1,16 +1,18 @@
-"""Training a classifier with PyTorch and with burn_torch, side by side
+# %% [markdown]
+# # Training a classifier with PyTorch and with burn_torch, side by side
+#
+# A small MLP (2 → 32 → 32 → 3) learns to separate three interleaved spirals, trained for 300
+# full-batch steps of SGD with momentum twice: once with torch autograd and `torch.optim.SGD`,
+# once with burn_torch (Burn's autodiff, `GradientsParams`, `SgdConfig`). Both start from the same
+# weights: the PyTorch model's state dict is loaded into the burn_torch model with
+# `burn_torch.compat.load_torch_state_dict`. Every 50 steps both losses are printed; at the end the
+# loss curves are plotted on one figure (written to `examples/output/`) and the weights compared
+# parameter by parameter: they must agree to 1e-5 after 300 steps.
+#
+# Run it with `./scripts/demo` (or `.venv/bin/python examples/train_mlp_side_by_side.py`), or open
+# `examples/train_mlp_side_by_side.ipynb`.
 
-A small MLP (2 → 32 → 32 → 3) learns to separate three interleaved spirals, trained for 300
-full-batch steps of SGD with momentum twice: once with torch autograd and `torch.optim.SGD`,
-once with burn_torch (Burn's autodiff, `GradientsParams`, `SgdConfig`). Both start from the same
-weights: the PyTorch model's state dict is loaded into the burn_torch model with
-`burn_torch.compat.load_torch_state_dict`. Every 50 steps both losses are printed; at the end the
-loss curves are plotted on one figure (written to `examples/output/`) and the weights compared
-parameter by parameter: they must agree to 1e-5 after 300 steps.
-
-Run it with `./scripts/demo` (or `.venv/bin/python examples/train_mlp_side_by_side.py`), or open
-`examples/train_mlp_side_by_side.ipynb`.
-"""
+# %%
 import math
 
 import torch
@@ -34,7 +36,8 @@ x_data, y_data = spirals(100)
 # Same layers, same names. burn_torch's `Linear` keeps Burn's `[d_input, d_output]` weight
 # layout; `load_torch_state_dict` transposes PyTorch's `[out, in]` weights on the way in.
 
-# %% PyTorch
+# %%
+# PyTorch
 class TorchMlp(torch.nn.Module):
     def __init__(self) -> None:
         super().__init__()
@@ -58,7 +61,8 @@ def torch_step() -> float:
     torch_opt.step()
     return loss.item()
 
-# %% burn_torch
+# %%
+# burn_torch
 class Mlp(Module):
     def __init__(self, device: Device) -> None:
         super().__init__()

@@ -1,30 +1,32 @@
-"""Training an MNIST CNN with Burn's Learner, and the same run as a PyTorch loop
+# %% [markdown]
+# # Training an MNIST CNN with Burn's Learner, and the same run as a PyTorch loop
+#
+# The Burn way of training: a `Dataset`, a `Batcher` and a `DataLoaderBuilder` feed a
+# `SupervisedTraining` (metrics, a file checkpointer, an artifact directory) that runs a
+# `Learner` (model, optimizer, learning rate). The run shows the live dashboard (a rich panel on
+# a terminal, a progress display in a notebook, log lines elsewhere), is stopped after epoch 1
+# and resumed from its checkpoint, and ends with a plot of every metric (`metrics.png`). On the
+# left, the same training written as a plain PyTorch loop: same initial weights, same batches in
+# the same order, Adam with Burn's epsilon. At the end the validation accuracies and the weights
+# are compared, and the resumed run is checked against an uninterrupted one, bit for bit.
+#
+# Both sides train in float64, so that the weight comparison measures the two libraries and not
+# float32 rounding. In float32 the two sides' gradients agree to rounding (about 1e-7 relative:
+# PyTorch's `Linear` multiplies by a transposed [out, in] weight, Burn's by an [in, out] one, so
+# the matrix products sum in another order), then Adam's first step turns the rounding left in
+# gradients that cancel to almost zero into weight differences of about 5e-8 (its update is
+# `g / (|g| + eps)`, a gain of lr / eps = 200 for such a gradient). During the run one ReLU input
+# of `conv2` lies within 2e-8 of zero: a 5e-8 weight difference puts it on the other side of the
+# kink on one side only, the gradients then differ by 1e-3 (relative), and Adam integrates that
+# into weight differences near 1e-3 after two epochs, a figure that depends on the CPU's kernels
+# rather than on the libraries. In float64 the rounding is 1e-16, eight orders of magnitude below
+# the closest ReLU input, and the weights agree to about 1e-16 on any machine.
+#
+# The digits are MNIST-like 28x28 images generated at run time (`burn_torch.data.mnist_like`),
+# so nothing is downloaded. Run it with `.venv/bin/python examples/train_mnist_learner.py`, or
+# open `examples/train_mnist_learner.ipynb`.
 
-The Burn way of training: a `Dataset`, a `Batcher` and a `DataLoaderBuilder` feed a
-`SupervisedTraining` (metrics, a file checkpointer, an artifact directory) that runs a
-`Learner` (model, optimizer, learning rate). The run shows the live dashboard (a rich panel on
-a terminal, a progress display in a notebook, log lines elsewhere), is stopped after epoch 1
-and resumed from its checkpoint, and ends with a plot of every metric (`metrics.png`). On the
-left, the same training written as a plain PyTorch loop: same initial weights, same batches in
-the same order, Adam with Burn's epsilon. At the end the validation accuracies and the weights
-are compared, and the resumed run is checked against an uninterrupted one, bit for bit.
-
-Both sides train in float64, so that the weight comparison measures the two libraries and not
-float32 rounding. In float32 the two sides' gradients agree to rounding (about 1e-7 relative:
-PyTorch's `Linear` multiplies by a transposed [out, in] weight, Burn's by an [in, out] one, so
-the matrix products sum in another order), then Adam's first step turns the rounding left in
-gradients that cancel to almost zero into weight differences of about 5e-8 (its update is
-`g / (|g| + eps)`, a gain of lr / eps = 200 for such a gradient). During the run one ReLU input
-of `conv2` lies within 2e-8 of zero: a 5e-8 weight difference puts it on the other side of the
-kink on one side only, the gradients then differ by 1e-3 (relative), and Adam integrates that
-into weight differences near 1e-3 after two epochs, a figure that depends on the CPU's kernels
-rather than on the libraries. In float64 the rounding is 1e-16, eight orders of magnitude below
-the closest ReLU input, and the weights agree to about 1e-16 on any machine.
-
-The digits are MNIST-like 28x28 images generated at run time (`burn_torch.data.mnist_like`),
-so nothing is downloaded. Run it with `.venv/bin/python examples/train_mnist_learner.py`, or
-open `examples/train_mnist_learner.ipynb`.
-"""
+# %%
 import shutil
 
 import numpy as np
@@ -88,7 +90,8 @@ print(f"{train_set.len()} training and {valid_set.len()} validation digits, "
 # float64 on both sides: `.double()` in PyTorch, a `ModuleMapper` casting every float parameter
 # in burn_torch (the parameters keep their ids).
 
-# %% PyTorch
+# %%
+# PyTorch
 class TorchCnn(torch.nn.Module):
     def __init__(self) -> None:
         super().__init__()
@@ -107,7 +110,8 @@ torch.manual_seed(0)
 torch_model = TorchCnn().double()
 initial_state = {k: v.clone() for k, v in torch_model.state_dict().items()}
 
-# %% burn_torch
+# %%
+# burn_torch
 class Cnn(Module, TrainStep, InferenceStep):
     def __init__(self, device: Device) -> None:
         super().__init__()
@@ -146,7 +150,8 @@ model, _ = load_torch_state_dict(Cnn(Device.cpu()).map(Float64()), initial_state
 # PyTorch: the loop by hand, over the very batches the Learner will see (`batch_indices`).
 # burn_torch: `SupervisedTraining` stopped after epoch 1, then resumed from `checkpoint(1)`.
 
-# %% PyTorch
+# %%
+# PyTorch
 torch_optimizer = torch.optim.Adam(torch_model.parameters(), lr=LR, eps=1e-5)  # Burn's epsilon
 for epoch in range(EPOCHS):
     for indices in loader_train.batch_indices(epoch):
@@ -159,7 +164,8 @@ with torch.no_grad():  # noqa: BT502 (the PyTorch side)
     torch_accuracy = 100.0 * (torch_model(images).argmax(1) == labels).float().mean().item()
 print(f"PyTorch: validation accuracy {torch_accuracy:.2f} % after {EPOCHS} epochs")
 
-# %% burn_torch
+# %%
+# burn_torch
 artifacts = output_path("mnist_learner")
 
 

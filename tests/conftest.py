@@ -23,3 +23,5 @@ def no_gc():
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "cuda: needs a CUDA device (scripts/gpu-check runs these)")
+    config.addinivalue_line("markers", "serial: not run beside other tests (./scripts/test runs "
+                                       "these after the parallel pass, in one process)")

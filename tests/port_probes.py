@@ -30,13 +30,15 @@ class M(nn.Module):
         self.fc = nn.Linear(4, 4)
         self.scale = nn.Parameter(torch.ones(4))
         self.rnn = nn.LSTM(4, 4)
+        self.bias = nn.Parameter(torch.zeros(4)) if True else None
         {example}
 
     def forward(self, x):
         {forward}
 """
 
-_LOOP = _HEADER + """
+#: A model with one Linear layer, built as ``model``.
+_NET = """
 class Net(nn.Module):
     def __init__(self):
         super().__init__()
@@ -47,11 +49,15 @@ class Net(nn.Module):
 
 
 model = Net()
-optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+"""
+
+#: The training probe's setup: the model, SGD with a step schedule and a loss.
+TRAINING_SETUP = _NET + """optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
 scheduler = StepLR(optimizer, step_size=1, gamma=0.5)
 criterion = nn.MSELoss()
-{example}
 """
+
+_LOOP = _HEADER + TRAINING_SETUP + "{example}\n"
 
 
 def _block(lines: str, indent: int) -> str:
@@ -170,38 +176,10 @@ def loss_fn(x, t):
     return loss
 """
 
-OPTIMIZER_PROGRAM = """
-class Net(nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.fc = nn.Linear(4, 2)
-
-    def forward(self, x):
-        return self.fc(x)
-
-
-model = Net()
-{example}
-"""
+OPTIMIZER_PROGRAM = _NET + "{example}\n"
 
 #: The training probe: a loop over three batches with SGD and a step schedule. The translated
 #: loop must end with the weights torch's loop ends with.
-TRAINING_SETUP = """
-class Net(nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.fc = nn.Linear(4, 2)
-
-    def forward(self, x):
-        return self.fc(x)
-
-
-model = Net()
-optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
-scheduler = StepLR(optimizer, step_size=1, gamma=0.5)
-criterion = nn.MSELoss()
-"""
-
 TRAINING_LOOP = """
 for x, y in train_loader:
     optimizer.zero_grad()

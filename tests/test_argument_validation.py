@@ -90,9 +90,9 @@ BAD = [
     (lambda: nn.DropoutConfig(1.5).init(), ValueError, "DropoutConfig.init", "1.5"),
     (lambda: nn.MaxPool2dConfig([0, 2]).init(), ValueError, "MaxPool2dConfig.init", "kernel_size"),
     (lambda: nn.Conv2dConfig([1, 2], [3, 3]).init(CPU).forward(Tensor.ones([4, 4], CPU)), ValueError,
-     "Conv2d.forward", "rank 4"),
+     "Conv2d", "[batch, 1, height, width]"),
     (lambda: nn.Conv1dConfig(1, 2, 3).init(CPU).forward(Tensor.ones([4, 4], CPU)), ValueError,
-     "Conv1d.forward", "rank 3"),
+     "Conv1d", "[batch, 1, length]"),
     (lambda: nn.EmbeddingConfig(4, 2).init(CPU).forward(Tensor.from_ints([[1, 4]], CPU)), IndexError,
      "embedding", "index 4"),
 ]

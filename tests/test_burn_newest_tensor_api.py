@@ -12,7 +12,6 @@ import torch
 
 from burn_torch import (AutodiffDisabledError, DType, GradientCheckpointingStrategy, Int, Tensor,
                         TensorData, linalg, module_ops)
-from burn_torch.autodiff.graph import Node
 from burn_torch.testing import assert_grads_match_torch
 from helpers import AD, CK, CPU
 

@@ -25,6 +25,10 @@ from burn_torch.autodiff.distributed_leaf import carry_mark
 from burn_torch.module import Module, Param, ParamId
 from burn_torch.optim import GradientsParams, MomentumConfig, SgdConfig
 
+# launches several processes against a deadline: ./scripts/test runs it after the parallel pass,
+# alone, so another pytest-xdist worker cannot starve its ranks
+pytestmark = pytest.mark.serial
+
 ROOT = Path(__file__).resolve().parent.parent
 TIMEOUT = int(os.environ.get("BURN_TORCH_DIST_TIMEOUT", "90"))  # seconds for all launches together
 GROUP_TIMEOUT = 20  # seconds a collective waits for a missing rank

@@ -26,6 +26,8 @@ def test_site_builds_in_strict_mode(tmp_path):
     assert (site / "migration_guide" / "index.html").is_file()
     assert "verify_port" in (site / "api" / "compat" / "index.html").read_text(encoding="utf-8")
     assert not (site / "hooks.py").exists()
+    example = (site / "examples" / "quickstart" / "index.html").read_text(encoding="utf-8")
+    assert "Quickstart: Burn&#39;s autodiff example" in example or "Quickstart: Burn's autodiff" in example
     for module, names in _public_names().items():
         page = (site / "api" / module / "index.html").read_text(encoding="utf-8")
         documented = set(re.findall(r'id="([\w.]+)"', page))
@@ -45,6 +47,16 @@ def _public_names() -> dict[str, list[str]]:
                              "QuantizationParameters", "quantize", "quantize_with_params"]}
 
 
+@pytest.mark.skipif(importlib.util.find_spec("mkdocs_jupyter") is None,
+                    reason="mkdocs-jupyter is not installed (pip install -e '.[docs]')")
+def test_a_notebook_page_executed_for_the_site_shows_its_outputs():
+    """What BURN_TORCH_DOCS_EXECUTE=true builds: the page holds the outputs of every cell."""
+    from mkdocs_jupyter.nbconvert2 import nb2html
+
+    html = nb2html(str(ROOT / "examples" / "quickstart.ipynb"), execute=True)
+    assert "OK: the gradient equals 2 * tensor" in html and "backward returned" in html
+
+
 def test_every_page_is_in_the_navigation():
     nav = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
     pages = {p.relative_to(DOCS).as_posix() for p in DOCS.rglob("*.md")}
@@ -61,3 +73,16 @@ def test_docs_do_not_point_outside_the_repository(path):
 def test_readme_links_to_the_documentation():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert "(docs/index.md)" in readme
+
+
+SPHINX_ROLE = re.compile(r":(?:py:)?(?:class|func|meth|attr|mod|exc|obj|data|const):`")
+
+
+def test_docstrings_use_the_cross_reference_style_the_site_renders():
+    """The API reference renders mkdocstrings cross-references (``[Param][burn_torch.module.Param]``);
+    a Sphinx role (``:class:`Param```) would appear raw on the site."""
+    offenders = [f"{path.relative_to(ROOT)}:{number}"
+                 for path in sorted((ROOT / "src").rglob("*.py"))
+                 for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+                 if SPHINX_ROLE.search(line)]
+    assert offenders == []

@@ -3,8 +3,9 @@
 Every example script runs in a subprocess with the venv's python (the demo's, through
 ``./scripts/demo``); every notebook runs on a real Jupyter kernel (the venv's python, declared
 as a kernel spec in a temporary Jupyter path) within a time limit, and a cell that raises
-(including the final agreement check) fails the test. Notebooks are stored as
-``examples/build_notebooks.py`` builds them from their scripts, outputs cleared. With every
+(including the final agreement check) fails the test. Each notebook is its script paired by
+jupytext (``examples/jupytext.toml``; the percent-format script is the source), stored with
+outputs cleared. With every
 backward rule of the op table made slightly wrong, each side-by-side example's agreement check
 fails. The README's quickstart runs exactly as printed, and the README starts with the demo and
 test commands.
@@ -21,6 +22,7 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import jupytext
 import nbformat
 import pytest
 from nbclient import NotebookClient
@@ -35,7 +37,7 @@ SIDE_BY_SIDE = ["quickstart", "backward_and_gradients", "gradient_accumulation",
                 *PORTS]
 # every example script; the demo's runs through ./scripts/demo, the helpers are not examples
 SCRIPTS = [p for p in sorted(EXAMPLES.glob("*.py"))
-           if not p.name.startswith("_") and p.stem not in ("build_notebooks", DEMO)]
+           if not p.name.startswith("_") and p.stem != DEMO]
 NOTEBOOK_TIMEOUT = 120  # seconds for a whole notebook, kernel start included
 KERNEL = "burn-torch-venv"
 WORKERS = 2  # runs at a time (CI has 2 cores; each run uses one torch thread)
@@ -49,7 +51,6 @@ def _load(name: str):
     return module
 
 
-builder = _load("build_notebooks")
 DISAGREE = _load("_side_by_side").DISAGREE
 KIT_DISAGREES = "burn_torch disagrees with the torch reference"
 
@@ -184,15 +185,27 @@ def test_agreement_check_fails_when_gradients_are_wrong(runs, name):
 
 
 # ============================================================================ notebooks ====
+SYNC = "run jupytext --sync examples/*.py"
+
+
 @pytest.mark.parametrize("name", SIDE_BY_SIDE)
-def test_notebook_is_stored_as_built_from_its_script(name):
+def test_notebook_is_its_script_paired_by_jupytext(name):
     path = EXAMPLES / f"{name}.ipynb"
-    assert path.exists(), f"{path.name} is missing: run python examples/build_notebooks.py"
+    assert path.exists(), f"{path.name} is missing: {SYNC}"
     stored = nbformat.read(path, as_version=4)
-    built = builder.build(EXAMPLES / f"{name}.py")
-    assert [(c.id, c.cell_type, c.source) for c in stored.cells] == \
-        [(c.id, c.cell_type, c.source) for c in built.cells], \
-        f"{path.name} is out of date: run python examples/build_notebooks.py"
+    paired = jupytext.read(EXAMPLES / f"{name}.py")
+    assert [(c.cell_type, c.source) for c in stored.cells] == \
+        [(c.cell_type, c.source) for c in paired.cells], f"{path.name} is out of date: {SYNC}"
+
+
+def test_examples_are_paired_with_their_notebooks_in_percent_format():
+    config = jupytext.config.load_jupytext_configuration_file(str(EXAMPLES / "jupytext.toml"))
+    assert config.formats in ("ipynb,py:percent", ["ipynb,py:percent"])
+    first = {name: (EXAMPLES / f"{name}.py").read_text(encoding="utf-8").splitlines()[:2]
+             for name in SIDE_BY_SIDE}
+    # a title cell first: what a reader of the notebook (and of the docs site) sees on top
+    assert {n: f for n, f in first.items()
+            if f[0] != "# %% [markdown]" or not f[1].startswith("# # ")} == {}
 
 
 @pytest.mark.parametrize("name", SIDE_BY_SIDE)
@@ -202,17 +215,6 @@ def test_notebook_is_stored_with_outputs_cleared(name):
     code = [c for c in nb.cells if c.cell_type == "code"]
     assert len(code) >= 3
     assert all(c.outputs == [] and c.execution_count is None for c in code)
-
-
-def test_notebook_builder_splits_cells_at_markers(tmp_path):
-    script = tmp_path / "demo.py"
-    script.write_text('"""Title line\n\nMore text."""\nimport math\n\n# %% [markdown]\n# ## Part\n'
-                      '# prose\n\n# %% PyTorch\nx = 1\n\n# %%\nprint(x)\n', encoding="utf-8")
-    nb = builder.build(script)
-    assert [(c.cell_type, c.source) for c in nb.cells] == [
-        ("markdown", "# Title line\n\nMore text."), ("code", "import math"),
-        ("markdown", "## Part\nprose"), ("code", "# PyTorch\nx = 1"), ("code", "print(x)")]
-    assert [c.id for c in nb.cells] == [f"demo-{i}" for i in range(5)]
 
 
 @pytest.fixture(scope="module")

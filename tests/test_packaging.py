@@ -42,7 +42,7 @@ def _metadata(archive: tarfile.TarFile) -> email.message.Message:
 def test_the_sdist_has_the_packages_and_licenses_and_no_test_suite(sdist):
     files = _members(sdist)
     for name in ("LICENSE-MIT", "LICENSE-APACHE", "DESCRIPTION.md", "pyproject.toml",
-                 "src/burn_torch/__init__.py", "src/burn_torch/compat/catalog.json",
+                 "src/burn_torch/__init__.py", "src/burn_torch_check/catalog.json",
                  "src/burn_torch_check/methods.json", "src/burn_torch_pytest/plugin.py"):
         assert name in files, name
     assert not [f for f in files if f.startswith("tests/")]
@@ -100,4 +100,5 @@ def test_without_rich_a_terminal_gets_log_lines(monkeypatch):
 
     monkeypatch.setattr(renderer, "available", lambda package: package != "rich")
     monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    monkeypatch.delitem(sys.modules, "ipykernel", raising=False)  # not under a Jupyter kernel
     assert isinstance(renderer.default_renderer(), PlainRenderer)

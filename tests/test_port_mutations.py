@@ -121,4 +121,5 @@ def test_rows_without_a_mutant_are_those_whose_mistakes_verification_cannot_see(
     assert {r.id for r in ROWS if r.mutant is None and not r.left} == {
         "dropout", "identity", "module_dict", "own_module", "buffer", "contiguous", "item", "cast",
         "creation", "to_device", "zero_grad", "backward", "scheduler_step", "eval", "train",
-        "module_to_device", "batch_from_torch", "device", "seed", "save", "load", "to_torch"}
+        "module_to_device", "batch_from_torch", "device", "seed", "save", "load", "to_torch",
+        "optional_param_value"}

@@ -140,6 +140,7 @@ EXPECTED = {
         (12, 10, "cross_entropy_ignore_index"),
         (15, 30, "module_call"),
         (18, 11, "module_constructor_arguments"),
+        (19, 8, "batch_norm_running_var"),
     ],
     "training_idioms.py": [
         (14, 20, "lstm_batch_first"),
@@ -613,3 +614,9 @@ def test_torch_functions_returning_several_tensors_give_a_sequence():
            "def copy(group, flat):\n    for p, q in zip(group, unflatten(group, flat.view(-1))):\n        pass\n"
            "halves = torch.ones(4).split(2)\nfor h in torch.chunk(torch.ones(4), 2):\n    pass\n")
     assert "tensor_iteration" not in entries(src)
+
+
+def test_moving_a_loss_without_parameters_forks_nothing():
+    src = ("import torch\nadversarial_loss = torch.nn.BCELoss()\nadversarial_loss.cuda()\n"
+           "weighted = torch.nn.CrossEntropyLoss(weight=w)\nweighted.cuda()\n")
+    assert [f.line for f in check_source(src, "x.py") if f.entry.id == "module_to_device_fork"] == [5]

@@ -112,3 +112,27 @@ def test_registering_a_torch_gradient_says_it_is_a_torch_tensor():
 def test_a_torch_tensor_among_burn_tensors_is_named_as_torch(x):
     with pytest.raises(TypeError, match="cat: expected Tensors, got a torch.Tensor"):
         Tensor.cat([x, torch.ones(2, 3)], 0)
+
+
+@pytest.mark.parametrize("make, message", [
+    (lambda: nn.Conv2dConfig([1, 8], 3), "kernel_size takes one size per dim .* got the int 3; write \\[3, 3\\]"),
+    (lambda: nn.Conv2dConfig([1, 8], [3, 3]).with_stride(2), "stride .* write \\[2, 2\\]"),
+    (lambda: nn.MaxPool2dConfig(2), "MaxPool2dConfig: kernel_size .* write \\[2, 2\\]"),
+    (lambda: nn.Conv3dConfig([1, 8], 3), "write \\[3, 3, 3\\]"),
+    (lambda: nn.Conv2dConfig(3, [3, 3]), "channels is \\[channels_in, channels_out\\]"),
+])
+def test_an_int_where_a_config_takes_one_size_per_dim_names_the_list(make, message):
+    with pytest.raises(TypeError, match=message):
+        make()
+
+
+def test_a_torch_shaped_recurrent_state_names_the_expected_shape():
+    gru = nn.GruConfig(3, 4, True).init(CPU)
+    with pytest.raises(ValueError, match=re.escape("Gru: state must be [batch, d_hidden] = [2, 4], got [1, 2, 4]")):
+        gru.forward(Tensor.ones([2, 5, 3], CPU), Tensor.ones([1, 2, 4], CPU))
+
+
+def test_a_torch_style_lstm_state_tuple_names_lstm_state():
+    lstm = nn.LstmConfig(3, 4, True).init(CPU)
+    with pytest.raises(TypeError, match=re.escape("LstmState(cell=c_0[0], hidden=h_0[0])")):
+        lstm.forward(Tensor.ones([2, 5, 3], CPU), (Tensor.ones([1, 2, 4], CPU), Tensor.ones([1, 2, 4], CPU)))

@@ -354,3 +354,20 @@ def test_accuracy_counts_the_first_maximum_as_torch_argmax_does(dtype):
     for targets in ([0, 1, 0, 2], [1, 2, 1, 0]):
         t = torch.tensor(targets)
         assert _count_hits(outputs, t) == int((outputs.argmax(1) == t).sum())
+
+
+def test_plot_metrics_draws_in_this_process_too(tmp_path):
+    from burn_torch.train import plot_metrics
+    quiet(job.training(tmp_path, 1)).launch(job.learner())
+    written = plot_metrics(tmp_path, "again.png", names={"Loss": "loss (mean)"})
+    assert written == tmp_path / "again.png" and written.read_bytes()[:4] == b"\x89PNG"
+    assert plot_metrics(tmp_path / "train" / "epoch-1") is None       # no metric logs there
+
+
+def test_without_matplotlib_the_log_says_there_is_no_plot(tmp_path, monkeypatch):
+    import burn_torch.train.plot as plot
+    monkeypatch.setattr(plot, "available", lambda package: package != "matplotlib")
+    job.training(tmp_path, 1).renderer(PlainRenderer(io.StringIO())).launch(job.learner())
+    assert wait_for_plots(timeout=60)
+    assert not (tmp_path / "metrics.png").exists()
+    assert "matplotlib is not installed: no metrics plot" in (tmp_path / "experiment.log").read_text()

@@ -13,8 +13,14 @@ WHY = """Autodiff is not a mode in Burn but a property each tensor carries. PyTo
 inference in a `with torch.no_grad():` block; burn_torch ignores torch's grad mode entirely (it
 never uses torch autograd), so the block runs and every operation on tracked tensors is still
 recorded. Removing the autodiff association from the inputs is what stops the recording:
-`x.without_autodiff()` for tensors, `model.valid()` for modules."""
-RECIPE = "compute on x.without_autodiff() (and model.valid()) instead of inside torch.no_grad()"
+`x.without_autodiff()` for tensors, `model.valid()` for modules. Beware of code that relies on
+layers staying in training mode under `no_grad` (a target network's or a teacher's forward with
+dropout on, batch statistics updated in a `no_grad` pass, Monte Carlo dropout): as in Burn,
+dropout and batch statistics only act on autodiff inputs of a module in training mode, so
+`valid()` and `without_autodiff()` turn dropout off and switch batch norm to its running
+statistics. There, keep the autodiff inputs and the training mode and `.detach()` the result:
+the gradient stops there, the layers behave as in training."""
+RECIPE = "compute on x.without_autodiff() (and model.valid()); for training-mode layers, .detach() the output"
 
 
 def torch_side():

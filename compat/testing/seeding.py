@@ -12,9 +12,13 @@ WHAT = "burn_torch's random tensors and initializers use the device's own genera
 WHY = """As Burn seeds per backend/device, burn_torch keeps one random generator per torch device,
 seeded with `device.seed(n)`. `Tensor.random`, `random_like` and the module initializers draw from
 it; torch's global generator is neither used nor affected. A test that seeds torch to get the
-same random tensors twice silently gets different ones. The two libraries' random streams are
-independent anyway: to compare a port with PyTorch, copy the values (for weights,
-`load_torch_state_dict`) instead of relying on equal seeds."""
+same random tensors twice silently gets different ones. Seeded alike, the two draw the same
+values: `device.seed(s)` gives the draws `torch.manual_seed(s)` gives (normal and uniform noise,
+dropout masks), which is how `verify_port` compares stochastic steps exactly. Seed right before
+the draws you compare: building a model draws its initial weights from the device generator, so
+seeding before `config.init(device)` leaves the later draws out of step with torch's. For
+weights, copy the values (`load_torch_state_dict`) rather than relying on equal seeds: the two
+libraries' initialisers differ."""
 RECIPE = "device.seed(n) before creating random tensors or modules; copy values across to compare with torch"
 
 

@@ -3,9 +3,7 @@
 Start with ``Device.cpu().autodiff()``, ``Tensor.from_data(..., device).require_grad()``,
 ``grads = loss.backward()`` and ``x.grad(grads)``. See the README for the guide.
 """
-import sys as _sys
-
-from .functional import activation, linalg, loss, module_ops, signal
+from . import activation, linalg, loss, module_ops, signal
 from . import autotune, distributed, interop, memory, module, nn, optim
 from .autodiff.debug import debug_mode
 from .autodiff.gradients import Gradients
@@ -35,8 +33,3 @@ __all__ = [
     "UnsupportedAutodiffFeatureError", "DistributedError", "DeviceUnavailableError",
 ]
 __version__ = "0.1.0"
-
-# The functional modules keep their documented import paths (``import burn_torch.activation``).
-for _m in (activation, linalg, loss, module_ops, signal):
-    _sys.modules[f"{__name__}.{_m.__name__.rsplit('.', 1)[1]}"] = _m
-del _m

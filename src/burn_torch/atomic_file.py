@@ -73,7 +73,8 @@ def atomic_write(path: "str | os.PathLike", write: Callable[[BinaryIO], None],
 
 
 def atomic_write_bytes(path: "str | os.PathLike", data: bytes, durable: bool = True) -> None:
-    """Writes ``data`` to ``path`` atomically (see :func:`atomic_write`)."""
+    """Writes ``data`` to ``path`` atomically (see
+    [`atomic_write`][burn_torch.atomic_file.atomic_write])."""
     atomic_write(path, lambda f: f.write(data), durable)
 
 
@@ -94,10 +95,10 @@ def fsync_folder(folder: "str | os.PathLike") -> None:
 
 def atomic_write_group(files: "list[tuple[str | os.PathLike, bytes]]") -> None:
     """Writes each ``(path, data)`` atomically and durably, faster than one
-    :func:`atomic_write_bytes` each: every temporary file is written, the temporaries are
-    fsynced concurrently (the file system can commit them together), then all are renamed,
-    then each folder is fsynced once. A failure leaves every target that was not yet renamed
-    untouched (earlier ones hold their new content) and no temporary file behind."""
+    [`atomic_write_bytes`][burn_torch.atomic_file.atomic_write_bytes] each: every temporary file is
+    written, the temporaries are fsynced concurrently (the file system can commit them together),
+    then all are renamed, then each folder is fsynced once. A failure leaves every target that was
+    not yet renamed untouched (earlier ones hold their new content) and no temporary file behind."""
     staged: list[tuple[Path, Path]] = []
     descriptors: list[int] = []
     try:

@@ -2,7 +2,7 @@
 values, the first call with a given key times each of them on that call's own arguments, and
 every later call with the key runs the fastest.
 
-The op table declares the choices (:class:`Tunable`): today 1-D and 2-D convolutions (torch's
+The op table declares the choices (``Tunable``): today 1-D and 2-D convolutions (torch's
 default ``convolution`` dispatch, which runs oneDNN on CPU float32, or the ``_slow_conv2d``
 im2col+GEMM kernels, several times faster for few input channels or small images), their
 backward likewise, 1-D and 2-D max pooling and average pooling, average pooling's backward (the
@@ -28,13 +28,15 @@ tuning, as Burn anchors its keys; weight shapes, strides where the kernel depend
 op's attributes, dtype, torch's thread count); gradients of a captured step and of
 BALANCED checkpointing's recomputation use the same cached choice as eager, so they stay
 bit-equal to it (switching tuning, clearing or loading choices makes a captured step record
-again). The cache can be saved and loaded (:func:`save`, :func:`load`: Burn caches its
-choices on disk so that a deployment does not re-tune), inspected (:func:`choices`), cleared
-(:func:`clear`), and tuning switched off (:func:`set_enabled`, or the environment variable
-``BURN_TORCH_AUTOTUNE=0`` at import): every op then runs torch's default kernel, bit-equal to
-the same torch call. Tuning is also off while torch's deterministic mode is on
-(``torch.use_deterministic_algorithms(True)``): a choice made by timing could differ from one run
-to the next, which that mode promises not to do.
+again). The cache can be saved and loaded ([`save`][burn_torch.autotune.save],
+[`load`][burn_torch.autotune.load]: Burn caches its choices on disk so that a deployment does not
+re-tune), inspected ([`choices`][burn_torch.autotune.choices]), cleared
+([`clear`][burn_torch.autotune.clear]), and tuning switched off
+([`set_enabled`][burn_torch.autotune.set_enabled], or the environment variable
+``BURN_TORCH_AUTOTUNE=0`` at import): every op then runs torch's default kernel, bit-equal to the
+same torch call. Tuning is also off while torch's deterministic mode is on
+(``torch.use_deterministic_algorithms(True)``): a choice made by timing could differ from one run to
+the next, which that mode promises not to do.
 """
 from __future__ import annotations
 
@@ -82,9 +84,9 @@ def clear() -> None:
 
 
 def save(path: "str | os.PathLike") -> None:
-    """Writes every cached choice to ``path`` (JSON, written atomically), for :func:`load` in
-    another process. Raises OSError when the file cannot be written (the old file is then
-    untouched)."""
+    """Writes every cached choice to ``path`` (JSON, written atomically), for
+    [`load`][burn_torch.autotune.load] in another process. Raises OSError when the file cannot be
+    written (the old file is then untouched)."""
     entries = [{"op": t.name, "key": _encode(k), "kernel": t.names[i]}
                for t in tuning.TUNABLES.values() for k, i in t.cache.items()]
     atomic_write_bytes(path, json.dumps({"format": _FORMAT, "torch": torch.__version__,
@@ -94,7 +96,7 @@ def save(path: "str | os.PathLike") -> None:
 def load(path: "str | os.PathLike") -> int:
     """Adds the choices saved in ``path`` to the cache (replacing choices for the same keys);
     returns how many were loaded. Choices made with another torch version load too (the kernels'
-    speeds rarely change ranks); re-tune with :func:`clear` if they did.
+    speeds rarely change ranks); re-tune with [`clear`][burn_torch.autotune.clear] if they did.
 
     Raises OSError when the file cannot be read, and ValueError naming the file when it is not a
     saved autotune cache or names an op or kernel this version does not have (nothing is loaded
@@ -128,7 +130,7 @@ def _encode(value):
 
 
 def _decode(value):
-    """The inverse of :func:`_encode`; raises ValueError for what no key holds."""
+    """The inverse of ``_encode``; raises ValueError for what no key holds."""
     if isinstance(value, list):
         return tuple(_decode(v) for v in value)
     if isinstance(value, dict):

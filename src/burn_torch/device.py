@@ -80,7 +80,8 @@ class Device:
         return Device.of(self._torch, None)
 
     def inner(self) -> "Device":
-        """Same as :meth:`without_autodiff` (Burn's backend-decorator name)."""
+        """Same as [`without_autodiff`][burn_torch.device.Device.without_autodiff] (Burn's
+        backend-decorator name)."""
         return self.without_autodiff()
 
     def is_autodiff(self) -> bool:

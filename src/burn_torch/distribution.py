@@ -71,9 +71,9 @@ _CONSTRUCTORS = ("Distribution.default() (or 'default'), Distribution.uniform(lo
 
 
 def as_distribution(value, op: str) -> Distribution:
-    """``value`` if it is a :class:`Distribution`, ``Distribution.default()`` for Burn's name
-    ``"default"`` (any case); raises TypeError listing Burn's distributions otherwise (the others
-    need their parameters)."""
+    """``value`` if it is a [`Distribution`][burn_torch.distribution.Distribution],
+    ``Distribution.default()`` for Burn's name ``"default"`` (any case); raises TypeError listing
+    Burn's distributions otherwise (the others need their parameters)."""
     if isinstance(value, Distribution):
         return value
     if isinstance(value, str) and value.lower() == "default":

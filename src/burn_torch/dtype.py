@@ -89,7 +89,7 @@ def kind_of(dtype: torch.dtype) -> Kind:
 
 def resolve_dtype(dtype: "DType | torch.dtype | None", kind: Kind) -> torch.dtype:
     """Returns the torch dtype for an optional DType/torch dtype, defaulting to the kind's (a
-    Kind or its name, see :func:`resolve_kind`)."""
+    Kind or its name, see [`resolve_kind`][burn_torch.dtype.resolve_kind])."""
     if dtype is None:
         return resolve_kind(kind).default_dtype
     if isinstance(dtype, DType):

@@ -1,8 +1,8 @@
 """Burn's panics as Python exceptions.
 
-Every violated autodiff precondition raises a subclass of :class:`AutodiffError`. Each is raised
-before any graph step is consumed and before any container or tensor is mutated, and its message
-says what to call instead.
+Every violated autodiff precondition raises a subclass of
+[`AutodiffError`][burn_torch.errors.AutodiffError]. Each is raised before any graph step is consumed
+and before any container or tensor is mutated, and its message says what to call instead.
 """
 
 

@@ -1,12 +1,13 @@
 """Memory accounting for the autodiff graph, without a profiler.
 
-:func:`graph_bytes` says how many bytes a recorded graph holds for its backward pass right now;
-:func:`track` measures the most bytes held at once while backward runs. Both count torch
-storages, each once however many tensors (views, repeated saves) share it, at the storage's full
-size. What the graph holds: the tensors the steps saved for their rules, the kept outputs
-BALANCED steps hold to recompute from (``autodiff.checkpoint``), tensors among the steps' attrs
-(index tensors, masks) and captured generator states. Leaf values count only where a step
-saved them (a weight a matmul needs): the graph does not otherwise hold its leaves.
+[`graph_bytes`][burn_torch.memory.graph_bytes] says how many bytes a recorded graph holds for its
+backward pass right now; [`track`][burn_torch.memory.track] measures the most bytes held at once
+while backward runs. Both count torch storages, each once however many tensors (views, repeated
+saves) share it, at the storage's full size. What the graph holds: the tensors the steps saved for
+their rules, the kept outputs BALANCED steps hold to recompute from (``autodiff.checkpoint``),
+tensors among the steps' attrs (index tensors, masks) and captured generator states. Leaf values
+count only where a step saved them (a weight a matmul needs): the graph does not otherwise hold its
+leaves.
 
     with burn_torch.memory.track() as m:
         grads = loss.backward()
@@ -83,7 +84,7 @@ def graph_bytes(*tensors: Tensor) -> int:
 
 
 class MemoryTrace:
-    """What the backward passes run inside one :func:`track` block held.
+    """What the backward passes run inside one [`track`][burn_torch.memory.track] block held.
 
     ``peak_bytes``: the most bytes held at once by the graph's saved state, the values
     recomputed for checkpointing and the gradients in flight (the incoming and outgoing

@@ -6,7 +6,7 @@ safetensors, msgpack and cbor2. Extras (``pip install 'burn-torch[NAME]'``):
 
 * ``train``: ``rich`` (the terminal dashboard of the Learner) and ``psutil`` (the ``CpuUse``
   and ``CpuMemory`` metrics);
-* ``testing``: ``hypothesis`` (:mod:`burn_torch.testing.strategies`).
+* ``testing``: ``hypothesis`` ([`burn_torch.testing.strategies`][burn_torch.testing.strategies]).
 """
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ def missing(package: str, feature: str) -> ImportError:
 
 
 def require(module: str, feature: str) -> ModuleType:
-    """Imports ``module`` (``"rich.console"``); raises :func:`missing`'s ImportError for its
+    """Imports ``module`` (``"rich.console"``); raises ``missing``'s ImportError for its
     top-level package when it is not installed."""
     try:
         return importlib.import_module(module)

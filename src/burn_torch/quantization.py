@@ -90,7 +90,7 @@ class QuantizedTensor(Tensor):
         return self._scheme
 
     def quantized_values(self) -> torch.Tensor:
-        """The int8 storage and, separately, :meth:`scale` give the exact quantized form."""
+        """The int8 storage and, separately, ``scale`` give the exact quantized form."""
         return self._qvalues
 
     def scale(self) -> float:

@@ -2,7 +2,7 @@
 
 A tensor is three things: ``_data``, the torch storage (never ``requires_grad``, never with a
 ``grad_fn``); ``_ctx``, its autodiff context (``None`` when it has no autodiff association,
-otherwise its :class:`GradientCheckpointingStrategy`); and ``_node``, its place in the recorded
+otherwise its ``GradientCheckpointingStrategy``); and ``_node``, its place in the recorded
 graph (``None`` when it is not tracked). Its kind (Float, Int, Bool) follows from the storage
 dtype. Every op goes through the op table (``burn_torch.ops``) and the recorder
 (``burn_torch.autodiff.recorder``).
@@ -69,10 +69,12 @@ class Tensor(ArithmeticMethods, ReduceMethods, ShapeMethods, IndexMethods, Compa
              DataMethods):
     """A Burn tensor over torch storage. Tensors are immutable values; ``clone()`` is cheap.
 
-    Float tensors take part in autodiff: see :meth:`is_autodiff`, :meth:`is_tracked`,
-    :meth:`is_require_grad` and :meth:`gradient_checkpointing_strategy` for the four properties,
-    which always satisfy ``is_require_grad() ⇒ is_tracked() ⇒ is_autodiff()`` and
-    ``(gradient_checkpointing_strategy() is not None) == is_autodiff()``.
+    Float tensors take part in autodiff: see [`is_autodiff`][burn_torch.tensor.Tensor.is_autodiff],
+    [`is_tracked`][burn_torch.tensor.Tensor.is_tracked],
+    [`is_require_grad`][burn_torch.tensor.Tensor.is_require_grad] and
+    [`gradient_checkpointing_strategy`][burn_torch.tensor.Tensor.gradient_checkpointing_strategy]
+    for the four properties, which always satisfy ``is_require_grad() ⇒ is_tracked() ⇒
+    is_autodiff()`` and ``(gradient_checkpointing_strategy() is not None) == is_autodiff()``.
     """
 
     __slots__ = ("_data", "_ctx", "_node", "__weakref__")
@@ -139,13 +141,13 @@ class Tensor(ArithmeticMethods, ReduceMethods, ShapeMethods, IndexMethods, Compa
     @classmethod
     def zeros(cls, shape: Sequence[int], device: Device, kind: Kind = Float,
               dtype: "DType | None" = None) -> "Tensor":
-        """A tensor of zeros; see :meth:`full`."""
+        """A tensor of zeros; see [`full`][burn_torch.tensor.Tensor.full]."""
         return cls._filled("zeros", shape, 0, device, kind, dtype)
 
     @classmethod
     def ones(cls, shape: Sequence[int], device: Device, kind: Kind = Float,
              dtype: "DType | None" = None) -> "Tensor":
-        """A tensor of ones; see :meth:`full`."""
+        """A tensor of ones; see [`full`][burn_torch.tensor.Tensor.full]."""
         return cls._filled("ones", shape, 1, device, kind, dtype)
 
     @classmethod
@@ -177,8 +179,10 @@ class Tensor(ArithmeticMethods, ReduceMethods, ShapeMethods, IndexMethods, Compa
 
     def empty_like(self) -> "Tensor":
         """A tensor of this tensor's shape, dtype, device and autodiff context whose values are
-        unspecified (uninitialised storage, as :meth:`empty`); untracked. Never raises. For
-        defined values call :meth:`zeros_like` or :meth:`full_like`."""
+        unspecified (uninitialised storage, as [`empty`][burn_torch.tensor.Tensor.empty]);
+        untracked. Never raises. For defined values call
+        [`zeros_like`][burn_torch.tensor.Tensor.zeros_like] or
+        [`full_like`][burn_torch.tensor.Tensor.full_like]."""
         return wrap(torch.empty_like(self._data), self._ctx)
 
     def zeros_like(self) -> "Tensor":
@@ -226,7 +230,8 @@ class Tensor(ArithmeticMethods, ReduceMethods, ShapeMethods, IndexMethods, Compa
         return Device.of(self._data.device, self._ctx)
 
     def is_quantized(self) -> bool:
-        """Whether this is a quantized float tensor (see :meth:`quantize_dynamic`)."""
+        """Whether this is a quantized float tensor (see
+        [`quantize_dynamic`][burn_torch.tensor.Tensor.quantize_dynamic])."""
         return False
 
     def to_torch(self) -> torch.Tensor:
@@ -298,7 +303,8 @@ class Tensor(ArithmeticMethods, ReduceMethods, ShapeMethods, IndexMethods, Compa
 
         Preserves: an existing association and its strategy (idempotent), the values and device.
         Adds: the association with the DISABLED strategy when there was none. Does not make the
-        tensor require gradients (see :meth:`require_grad`). Never raises.
+        tensor require gradients (see [`require_grad`][burn_torch.tensor.Tensor.require_grad]).
+        Never raises.
         """
         if self._ctx is not None:
             return self
@@ -325,15 +331,17 @@ class Tensor(ArithmeticMethods, ReduceMethods, ShapeMethods, IndexMethods, Compa
 
         Preserves: the values, dtype and device. Cuts: the autodiff association, the strategy
         and any graph reference, so later ops on the result are never recorded. A tensor without
-        autodiff is returned as is. Never raises: unlike :meth:`detach`, which keeps the tensor
-        on autodiff (a new lineage), the result has no association at all; it is
-        :meth:`without_autodiff` under the name Burn gives it for code (batchers, metrics) that
-        must guarantee a tensor is off the tape.
+        autodiff is returned as is. Never raises: unlike
+        [`detach`][burn_torch.tensor.Tensor.detach], which keeps the tensor on autodiff (a new
+        lineage), the result has no association at all; it is
+        [`without_autodiff`][burn_torch.tensor.Tensor.without_autodiff] under the name Burn gives it
+        for code (batchers, metrics) that must guarantee a tensor is off the tape.
         """
         return self.without_autodiff()
 
     def inner(self) -> "Tensor":
-        """Same as :meth:`without_autodiff` (Burn's backend-decorator name)."""
+        """Same as [`without_autodiff`][burn_torch.tensor.Tensor.without_autodiff] (Burn's
+        backend-decorator name)."""
         return self.without_autodiff()
 
     def require_grad(self) -> "Tensor":
@@ -364,7 +372,8 @@ class Tensor(ArithmeticMethods, ReduceMethods, ShapeMethods, IndexMethods, Compa
         return wrap(self._data, self._ctx, new_leaf(self._data.shape, self._data.dtype))
 
     def set_require_grad(self, require_grad: bool) -> "Tensor":
-        """``True``: same as :meth:`require_grad` (and raises as it does).
+        """``True``: same as [`require_grad`][burn_torch.tensor.Tensor.require_grad] (and raises as
+        it does).
 
         ``False``: returns the tensor with a new untracked lineage, cutting any connection to
         upstream tensors while keeping the association and strategy. Harmless on a tensor without
@@ -469,7 +478,8 @@ class Tensor(ArithmeticMethods, ReduceMethods, ShapeMethods, IndexMethods, Compa
         return t
 
     def grad_remove(self, grads: Gradients) -> "Tensor | None":
-        """Removes and returns this tensor's retained gradient from ``grads`` (None as in :meth:`grad`)."""
+        """Removes and returns this tensor's retained gradient from ``grads`` (None as in
+        [`grad`][burn_torch.tensor.Tensor.grad])."""
         _check_grads("grad_remove", grads)
         node = self._node
         if node is None or node.requirement != GRAD:
@@ -521,7 +531,8 @@ class Tensor(ArithmeticMethods, ReduceMethods, ShapeMethods, IndexMethods, Compa
         return _mark_distributed(self, param_id)
 
     def is_distributed(self) -> bool:
-        """Whether this tensor is a leaf marked with :meth:`set_distributed`."""
+        """Whether this tensor is a leaf marked with
+        [`set_distributed`][burn_torch.tensor.Tensor.set_distributed]."""
         return self._node.__class__ is DistributedLeaf
 
     # ======================================================================= conversions ====

@@ -55,8 +55,9 @@ class TensorData:
         return self._values
 
     def convert(self, dtype: DType) -> "TensorData":
-        """The same values converted to ``dtype``: :meth:`try_cast`, and raises as it does
-        (Burn's ``convert_dtype`` panics where ``try_cast`` fails)."""
+        """The same values converted to ``dtype``:
+        [`try_cast`][burn_torch.tensor_data.TensorData.try_cast], and raises as it does (Burn's
+        ``convert_dtype`` panics where ``try_cast`` fails)."""
         return self.try_cast(dtype)
 
     def try_cast(self, dtype: DType) -> "TensorData":

@@ -1,13 +1,13 @@
 """What burn_torch says when PyTorch spellings reach its values: each error names what to write.
 
-Two doors, both on the public :class:`~burn_torch.Tensor`:
+Two doors, both on the public [`Tensor`][burn_torch.tensor.Tensor]:
 
 * a torch function given a burn_torch Tensor (``torch.cat([x, y], 1)``, ``F.softmax(x, 1)``,
-  ``t.add(x)``) reaches ``Tensor.__torch_function__`` (:func:`refuse_torch_function`), which
+  ``t.add(x)``) reaches ``Tensor.__torch_function__`` (``refuse_torch_function``), which
   raises a TypeError naming the burn_torch call: torch's own message ("expected Tensor ... but
   got Tensor") names neither library;
 * a torch-only attribute on a Tensor (``x.view(...)``, ``x.item()``, ``x.requires_grad``,
-  ``x.add_(y)``) reaches a :class:`TorchOnly` descriptor, which raises the usual
+  ``x.add_(y)``) reaches a ``TorchOnly`` descriptor, which raises the usual
   ``AttributeError: 'Tensor' object has no attribute 'view'`` followed by the Burn spelling.
 
 Neither costs the hot path anything. burn_torch's kernels run on storage tensors, never on the
@@ -142,7 +142,7 @@ def torch_only_names(tensor_class: type) -> list[str]:
 
 
 def install(tensor_class: type) -> None:
-    """Puts a :class:`TorchOnly` descriptor on ``tensor_class`` under each torch-only name."""
+    """Puts a ``TorchOnly`` descriptor on ``tensor_class`` under each torch-only name."""
     global _TENSOR_CLASS
     _TENSOR_CLASS = tensor_class
     for name in torch_only_names(tensor_class):
@@ -150,7 +150,7 @@ def install(tensor_class: type) -> None:
 
 
 def public_dir(obj) -> list[str]:
-    """``dir(obj)`` without the :class:`TorchOnly` names (what completion should offer)."""
+    """``dir(obj)`` without the ``TorchOnly`` names (what completion should offer)."""
     cls = type(obj)
     return [n for n in object.__dir__(obj) if not isinstance(_class_entry(cls, n), TorchOnly)]
 

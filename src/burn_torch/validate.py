@@ -140,7 +140,7 @@ def real(op: str, arg: str, value: Any) -> float | int:
 
 
 def optional_real(op: str, arg: str, value: Any) -> float | int | None:
-    """:func:`real`, or None."""
+    """``real``, or None."""
     return None if value is None else real(op, arg, value)
 
 

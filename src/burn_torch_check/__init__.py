@@ -5,7 +5,8 @@ It lives beside the ``burn_torch`` package, not inside it, so that it starts wit
 torch: ``burn_torch/__init__`` imports torch, and importing any ``burn_torch.*`` module runs it.
 The catalog it reads ships beside it, in ``burn_torch_check/catalog.json``, so the checker
 installs and runs without torch (its own distribution: ``checker/pyproject.toml``).
-:mod:`burn_torch.compat.check` re-exports this package's API under its historical path.
+[`burn_torch.compat.check`][burn_torch.compat.check] re-exports this package's API under its
+historical path.
 """
 from .catalog import CatalogEntry, catalog, entry
 from .check import Finding, Selection, check_source, check_tree, detector_map

@@ -1,4 +1,4 @@
-"""``python -m burn_torch_check PATH...``: see :mod:`burn_torch_check.cli`."""
+"""``python -m burn_torch_check PATH...``: see ``burn_torch_check.cli``."""
 import sys
 
 from .cli import main

@@ -1,6 +1,6 @@
 """What each expression of a file is: a type and dataflow pass the detectors read.
 
-:class:`Analysis` walks a parsed file statement by statement (module level first, then every
+``Analysis`` walks a parsed file statement by statement (module level first, then every
 function body with the module's final bindings visible, twice so that call sites and return
 values inform parameters and results) and records a *kind* for every expression it evaluates:
 
@@ -22,7 +22,7 @@ values inform parameters and results) and records a *kind* for every expression 
 
 Where nothing else tells, names do (``model``, ``optimizer``, ``train_loader``), and so do
 annotations (``t: torch.Tensor``). The analysis also knows the file's imports
-(:meth:`qualname`), each node's parent, and whether the file is a *side-by-side* file: one
+(``qualname``), each node's parent, and whether the file is a *side-by-side* file: one
 that imports burn_torch and never lets a torch value meet a burn_torch value (its torch code is
 a reference to compare with, not code to port).
 """
@@ -181,8 +181,8 @@ def merge(a: Kind, b: Kind) -> Kind:
 
 
 class Analysis:
-    """The parsed file with each expression's kind (:meth:`kind`), its imports
-    (:meth:`qualname`), each node's parent and its classes and functions."""
+    """The parsed file with each expression's kind (``kind``), its imports
+    (``qualname``), each node's parent and its classes and functions."""
 
     def __init__(self, tree: ast.Module) -> None:
         self.tree = tree

@@ -1,12 +1,12 @@
 """The catalog of PyTorch → burn_torch divergences, machine-readable and torch-free.
 
 The entries themselves are executable files under the repository's ``compat/`` directory (see
-:mod:`burn_torch.compat.entry`); ``python -m burn_torch.compat.guide`` writes their metadata to
+``burn_torch.compat.entry``); ``python -m burn_torch.compat.guide`` writes their metadata to
 ``burn_torch_check/catalog.json`` (next to this module), and a test keeps that file equal to
 what the entries say.
 The porting checker and the migration guide read the catalog through this module (re-exported
-as :mod:`burn_torch.compat.catalog`), so an installed package needs no checkout, and reading it
-imports neither torch nor burn_torch.
+as [`burn_torch.compat.catalog`][burn_torch.compat.catalog]), so an installed package needs no
+checkout, and reading it imports neither torch nor burn_torch.
 """
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ class CatalogEntry:
     """One divergence: ``severity`` is ``"silent"`` (the same code runs and gives different
     results) or ``"loud"`` (the same code raises); ``what`` and ``recipe`` are one line each;
     ``detectors`` name the porting checker's detectors that find the PyTorch idiom; ``code`` is
-    the checker's stable ``BTnnn`` code (assigned once, see :mod:`burn_torch_check.codes`)."""
+    the checker's stable ``BTnnn`` code (assigned once, see ``burn_torch_check.codes``)."""
 
     id: str
     title: str

@@ -1,7 +1,7 @@
 """Checking one source: the findings, each a catalog entry at a place, with its code.
 
-:func:`check_source` parses a file, runs the detectors the catalog's entries name and drops the
-findings a ``# noqa`` comment suppresses or a :class:`Selection` leaves out. No torch import.
+``check_source`` parses a file, runs the detectors the catalog's entries name and drops the
+findings a ``# noqa`` comment suppresses or a ``Selection`` leaves out. No torch import.
 """
 from __future__ import annotations
 

@@ -3,13 +3,13 @@
 ``burn-torch-check PATH...`` (``python -m burn_torch_check``; ``-`` reads stdin) prints one
 line per finding, ``path:line:col: BTnnn entry_id: what differs → how to port``, then a summary.
 Directories are walked for ``*.py`` files and notebooks (``*.ipynb``, their code cells), skipping
-virtual environments, build output and what ``.gitignore`` ignores (see :mod:`.files`).
+virtual environments, build output and what ``.gitignore`` ignores (see ``.files``).
 Options: ``--format text|json|github``, ``--select``/``--ignore`` (codes, code prefixes, entry
 ids, ``silent``, ``loud``), ``--exit-zero``, ``--fix`` (rewrite what is certain, see
-:mod:`burn_torch_check.fix`), ``--diff`` (show those rewrites as a diff, write nothing),
+``burn_torch_check.fix``), ``--diff`` (show those rewrites as a diff, write nothing),
 ``--stdin-filename``, ``--list-rules``, ``--explain CODE``, ``--version``. Settings may also
 live in ``[tool.burn-torch-check]`` of the nearest ``pyproject.toml``
-(:mod:`burn_torch_check.config`). A ``# noqa`` naming a code or entry the catalog does not have
+(``burn_torch_check.config``). A ``# noqa`` naming a code or entry the catalog does not have
 is reported on stderr.
 
 Exit status: 0 when nothing was found (or ``--exit-zero``; with ``--diff``, when nothing would
@@ -62,7 +62,7 @@ def parser() -> argparse.ArgumentParser:
 
 
 def python_files(paths: Iterable[str], exclude: Sequence[str] = (), root: Path | None = None) -> list[Path]:
-    """The files a run checks (see :func:`burn_torch_check.files.source_files`)."""
+    """The files a run checks (see ``burn_torch_check.files.source_files``)."""
     return source_files(paths, exclude, root)
 
 

@@ -2,7 +2,7 @@
 
 The detectors that depend on how a value was made (an Int tensor, a quantized tensor, a loss
 reduced with ``reduction="none"``, an intermediate rather than a leaf) follow a name back to its
-assignment in the same function with :func:`origin`. Only plain ``name = expr`` assignments are
+assignment in the same function with ``origin``. Only plain ``name = expr`` assignments are
 followed; anything else (a loop target, a parameter, an unpacked tuple) has no origin.
 """
 from __future__ import annotations

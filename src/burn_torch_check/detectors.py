@@ -1,8 +1,8 @@
 """The porting checker's detectors: each finds one PyTorch idiom in an analysed source file.
 
-A detector looks at one kind of AST node, with the file's :class:`~.analysis.Analysis` (what
+A detector looks at one kind of AST node, with the file's ``Analysis`` (what
 each expression is: a module, a parameter, an intermediate tensor, a numpy array, a burn_torch
-value...), and returns a :class:`Hit` (where the idiom is, which nodes it covers, optionally a
+value...), and returns a ``Hit`` (where the idiom is, which nodes it covers, optionally a
 more specific porting hint and a certain rewrite) or None. Catalog entries name the detectors
 that find their idiom (``DETECTORS`` in ``compat/<category>/<id>.py``); the checker runs only
 those. The detectors of each area live in ``detectors_<area>.py`` and register on import, which
@@ -27,6 +27,7 @@ from typing import Callable, Iterable
 
 from .analysis import (BURN, FOREIGN, LINEAR, LOADER, NUMPY, OPTIMIZER, OTHER, PARAM, SCALER, SCHEDULER,
                        TENSOR, UNKNOWN, Analysis, Iter, is_module, is_tensor)
+from .dataflow import made_by
 from .methods import stored as stored_methods
 
 
@@ -452,9 +453,20 @@ def _to_device(node, a):
 def _module_to_device(node, a):
     name = _moves(node, a)
     if name is not None and not a.side_by_side and (is_module(a.kind(name.value))
-                                                  or _constructed_here(a, name.value)):
+                                                  or _constructed_here(a, name.value)) \
+            and not _parameterless_loss(a, name.value):
         return at_name(name)
     return None
+
+
+def _parameterless_loss(a: Analysis, module: ast.AST) -> bool:
+    """Whether ``module`` was built by a torch loss class without arguments (``nn.BCELoss()``):
+    it holds no parameters, so moving it forks nothing."""
+    made = made_by(a, module) if isinstance(module, (ast.Name, ast.Attribute)) else module
+    if not isinstance(made, ast.Call) or made.args or made.keywords:
+        return False
+    q = a.qualname(made.func) or ""
+    return q.startswith("torch.nn.") and q.endswith("Loss")
 
 
 def _constructed_here(a: Analysis, expr: ast.AST) -> bool:
@@ -1184,3 +1196,30 @@ def _local_response_norm_even(node, a):
     return at(node, (node.func,))
 function_detector("rms_norm_call", {"torch.nn.functional.rms_norm", "torch.nn.RMSNorm"},
                   idiom="`nn.RMSNorm(d)`")
+
+
+# ======================================================= BatchNorm's running variance ====
+_BATCH_NORMS = {f"torch.nn.{name}" for name in ("BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "LazyBatchNorm1d",
+                                                "LazyBatchNorm2d", "LazyBatchNorm3d")} \
+    | {"torch.nn.functional.batch_norm"}  # SyncBatchNorm: the sync_batch_norm entry
+
+
+@detector("batch_norm_running_stats", ast.Attribute, ast.Name,
+          idiom="`nn.BatchNorm2d(c)` (or `norm_layer=nn.BatchNorm2d`) tracking running statistics")
+def _batch_norm_running_stats(node, a):
+    """A torch BatchNorm class or ``F.batch_norm``, called or passed on (a ``norm_layer``),
+    except in ``isinstance`` checks and with ``track_running_stats=False``."""
+    if a.side_by_side or not isinstance(node.ctx, ast.Load) or a.qualname(node) not in _BATCH_NORMS:
+        return None
+    parent = a.parent.get(node)
+    if isinstance(parent, ast.Tuple):
+        parent = a.parent.get(parent)
+    if isinstance(parent, ast.Call) and parent.func is not node and isinstance(parent.func, ast.Name) \
+            and parent.func.id in ("isinstance", "issubclass"):
+        return None
+    if isinstance(parent, ast.Call) and parent.func is node:
+        tracked = keyword(parent, "track_running_stats")
+        if tracked is not None and isinstance(tracked.value, ast.Constant) and tracked.value.value is False:
+            return None
+    # shared: the call stays open to module_constructor_arguments (nn.BatchNorm2d(c, eps, ...))
+    return Hit(node.lineno, node.col_offset + 1, shared=True)

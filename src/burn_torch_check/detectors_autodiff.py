@@ -3,7 +3,7 @@ loss, a second backward through a consumed graph, custom ``autograd.Function``s,
 ``requires_grad`` of intermediates, Int and quantized tensors asked for gradients, and, in
 ports, operands of different autodiff devices or checkpointing strategies.
 
-Registered on import by :mod:`burn_torch_check.detectors`.
+Registered on import by ``burn_torch_check.detectors``.
 """
 from __future__ import annotations
 
@@ -70,7 +70,7 @@ def _records_graph(a: Analysis, value: ast.AST) -> bool:
 
 def _dependencies(a: Analysis, expr: ast.AST, scope: ast.AST, depth: int = 0) -> set[ast.AST]:
     """The assignments of ``scope`` holding graph intermediates that ``expr`` is computed from,
-    through names (see :func:`_uncut` for what cuts the graph)."""
+    through names (see ``_uncut`` for what cuts the graph)."""
     found: set[ast.AST] = set()
     if depth > 12:
         return found

@@ -1,7 +1,7 @@
 """Detectors of module idioms: calling and building layers, initialisation, buffers, tied and
 target networks, recurrent layers, attention masks, synchronised batch norm, rotate-half RoPE.
 
-Registered on import by :mod:`burn_torch_check.detectors`.
+Registered on import by ``burn_torch_check.detectors``.
 """
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Detectors of tensor idioms: construction, indexing, operators, kinds, shapes and iteration.
 
-Registered on import by :mod:`burn_torch_check.detectors` (after its own detectors, so a node
+Registered on import by ``burn_torch_check.detectors`` (after its own detectors, so a node
 an earlier, more specific detector covers is not reported again here).
 """
 from __future__ import annotations

@@ -2,7 +2,7 @@
 losses, mixed precision, data parallelism and collectives, compilation, distributions, and
 code that asks for bit-reproducible kernels.
 
-Registered on import by :mod:`burn_torch_check.detectors`.
+Registered on import by ``burn_torch_check.detectors``.
 """
 from __future__ import annotations
 

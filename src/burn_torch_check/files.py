@@ -1,9 +1,9 @@
 """Which files a run checks: the files named, and the Python files and notebooks under the
 directories named, less what a linter should never walk into.
 
-Under a directory the walk skips :data:`DEFAULT_EXCLUDES` (virtual environments, build output,
+Under a directory the walk skips ``DEFAULT_EXCLUDES`` (virtual environments, build output,
 caches, version-control metadata) and whatever the ``.gitignore`` files between the directory
-and the file ignore (read with :mod:`pathspec`, git's own pattern rules); ``exclude`` globs from
+and the file ignore (read with ``pathspec``, git's own pattern rules); ``exclude`` globs from
 the configuration apply to every file. A file named explicitly is always checked unless an
 ``exclude`` glob matches it.
 """

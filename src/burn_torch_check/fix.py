@@ -1,6 +1,6 @@
 """``--fix``: the rewrites that are certain, applied with libcst (comments and layout kept).
 
-A finding whose detector knows the exact burn_torch form carries a :class:`~.detectors.Fix`
+A finding whose detector knows the exact burn_torch form carries a ``Fix``
 for the call whose method name it points at: renamed methods (``x.item()`` →
 ``x.into_scalar()``), dim reductions with a literal dim (``x.sum(1)`` →
 ``x.sum_dim(1).squeeze_dim(1)``), ``x.unsqueeze(d)`` → ``x.unsqueeze_dim(d)``,

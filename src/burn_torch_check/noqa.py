@@ -17,7 +17,7 @@ ALL = frozenset({"*"})
 def suppressions(text: str) -> dict[int, frozenset[str]]:
     """Line number → what its ``# noqa`` comment suppresses (``ALL`` for a bare ``# noqa``).
 
-    Reads comments with :mod:`tokenize`, so ``"# noqa"`` inside a string does not count; on a
+    Reads comments with ``tokenize``, so ``"# noqa"`` inside a string does not count; on a
     file tokenize cannot read (it was parsed already, so this is rare) returns what it found."""
     found: dict[int, frozenset[str]] = {}
     try:

@@ -20,7 +20,7 @@ class NotebookSource:
     places: tuple[tuple[int, int], ...]
 
     def place(self, line: int) -> tuple[int, int]:
-        """The (cell, line in cell) of line ``line`` (1-based) of :attr:`text`."""
+        """The (cell, line in cell) of line ``line`` (1-based) of ``text``."""
         return self.places[line - 1]
 
 

@@ -10,10 +10,12 @@ Options (``pytest --help``, group ``burn_torch``):
   per-dtype defaults (``burn_torch.testing.report.DEFAULT_TOLERANCES``): 1, 0.1 or 100;
 * ``--burn-torch-seed N``: the seed of the loss weights and finite-difference directions.
 
-Hypothesis profiles (:func:`~burn_torch_pytest.profiles.register_hypothesis_profiles`): ``burn_torch-ci`` (200 examples,
-derandomized, no deadline, no example database, the reproduction blob printed) and
-``burn_torch-dev`` (25 examples, no deadline); select one with hypothesis' own
-``--hypothesis-profile``. Importing :mod:`burn_torch.testing.strategies` registers them too.
+Hypothesis profiles
+([`register_hypothesis_profiles`][burn_torch_pytest.profiles.register_hypothesis_profiles]):
+``burn_torch-ci`` (200 examples, derandomized, no deadline, no example database, the reproduction
+blob printed) and ``burn_torch-dev`` (25 examples, no deadline); select one with hypothesis' own
+``--hypothesis-profile``. Importing [`burn_torch.testing.strategies`][burn_torch.testing.strategies]
+registers them too.
 
 Every pytest run in an environment where burn_torch is installed loads this module, so it
 imports neither torch nor burn_torch nor hypothesis: the fixture imports the kit when a test
@@ -56,8 +58,8 @@ def pytest_configure(config) -> None:
 
 @pytest.fixture
 def burn_check(request):
-    """A :class:`burn_torch.testing.checker.Checker` configured by the ``--burn-torch-*``
-    options."""
+    """A [`burn_torch.testing.checker.Checker`][burn_torch.testing.checker.Checker] configured by
+    the ``--burn-torch-*`` options."""
     from burn_torch.testing.checker import Checker
 
     opt = request.config.getoption

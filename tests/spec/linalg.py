@@ -1,8 +1,10 @@
-"""Spec rows: matrix products (``ops/linalg.py``), with batch dims that broadcast, and Burn's
-``linalg::qr`` against Burn's own algorithm written in plain torch."""
+"""Spec rows: matrix products (``ops/linalg.py``), with batch dims that broadcast; Burn's
+``linalg::qr`` against Burn's own algorithm written in plain torch; ``linalg::det`` against
+torch's, and at a singular matrix against the cofactor expansion (the derivative Burn's closed
+forms give, where torch autograd's formula gives zero)."""
 import torch
 
-from burn_torch import linalg
+from burn_torch import Tensor, linalg
 from spec import F, Row
 
 
@@ -36,6 +38,16 @@ def _burn_qr(a, reduced):
     return q, r
 
 
+def _singular(x):
+    """A [.., 3, 3] matrix of rank 2 from x [.., 2, 3]: its rows and their sum."""
+    return torch.cat([x, x[..., :1, :] + x[..., 1:, :]], -2)
+
+
+def _cofactor_det(m):
+    (a, b, c), (d, e, f), (g, h, i) = [[m[..., r, k] for k in range(3)] for r in range(3)]
+    return a * (e * i - f * h) - b * (d * i - f * g) + c * (d * h - e * g)
+
+
 ROWS = [
     Row("matmul", lambda a, b: a.matmul(b), torch.matmul, (F(3, 4), F(4, 5)), variant="2d"),
     Row("matmul", lambda a, b: a @ b, torch.matmul, (F(2, 3, 4), F(2, 4, 5)), variant="batched"),
@@ -59,4 +71,10 @@ ROWS = [
     # every column already zero below its pivot: LAPACK skips each reflection, Burn makes it
     Row("qr", lambda a: linalg.qr(a.triu(0), True), lambda a: _burn_qr(a.triu(0), True),
         (F(3, 3),), variant="upper triangular"),
+    Row("det", linalg.det, torch.linalg.det, (F(3, 2, 2),), variant="2 x 2"),
+    Row("det", linalg.det, torch.linalg.det, (F(2, 3, 3),), variant="3 x 3"),
+    Row("det", linalg.det, torch.linalg.det, (F(2, 4, 4),), variant="4 x 4, LU"),
+    Row("det", linalg.det, torch.linalg.det, (F(1, 1, 1),), variant="1 x 1"),
+    Row("det", lambda x: linalg.det(Tensor.cat([x, x.narrow(-2, 0, 1) + x.narrow(-2, 1, 1)], -2)),
+        lambda x: _cofactor_det(_singular(x)), (F(2, 2, 3),), variant="singular"),
 ]

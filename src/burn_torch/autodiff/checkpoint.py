@@ -1,10 +1,10 @@
 """BALANCED gradient checkpointing: memory-bound outputs are recomputed in backward, not kept.
 
-Recording (:func:`record`, the BALANCED counterpart of ``recorder.apply1/apply2/applyn``) sorts
+Recording (``record``, the BALANCED counterpart of ``recorder.apply1/apply2/applyn``) sorts
 every step into one of two kinds, from its op-table entry alone:
 
 * *recomputable*: a memory-bound op whose parents are all tracked. Its node keeps a
-  :class:`Checkpoint` instead of what its rule needs: the recipe to recompute its output (the
+  ``Checkpoint`` instead of what its rule needs: the recipe to recompute its output (the
   op-table entry and parents already on the node, its ``attrs``, ``inputs``: each parent's output
   where that output is kept, None where the parent is itself recomputable) and the states of the
   ``torch.Generator`` attrs captured before the forward ran, so random ops replay identically
@@ -15,11 +15,11 @@ every step into one of two kinds, from its op-table entry alone:
 
 In either kind, the saved structure the rule reads (``op.save``'s result) is stored with every
 tensor that is the output of a recomputable step (an input, or the step's own output) replaced
-by that step's :class:`Node`, and every view of one (``save`` may reshape an input) by a
-:class:`View`; a kept step whose saved structure needed no replacement keeps it as is, exactly
+by that step's ``Node``, and every view of one (``save`` may reshape an input) by a
+``View``; a kept step whose saved structure needed no replacement keeps it as is, exactly
 as under DISABLED.
 
-Backward (:class:`Recomputer`, one per pass, created by the engine at the first checkpointed
+Backward (``Recomputer``, one per pass, created by the engine at the first checkpointed
 step) first counts how many times each recomputable output will be read: once per reference in
 a saved structure, plus once per recomputable child whose own recomputation is needed. Before a
 checkpointed step's rule runs, its references are replaced by the outputs, each recomputed
@@ -113,7 +113,7 @@ class Residual:
 
 def _substitute(obj, sources, refs: list):
     """``obj`` with each recomputable output (or residual) replaced by its reference (its node,
-    or a :class:`Residual`) and each view of one by a :class:`View`, appending the nodes read to
+    or a ``Residual``) and each view of one by a ``View``, appending the nodes read to
     ``refs``; ``obj`` itself when nothing changed.
 
     ``sources``: (tensor, reference) pairs, the reference None where that tensor is kept.

@@ -1,6 +1,6 @@
 """Debug mode: what torch's ``detect_anomaly`` offers, which Burn does not have.
 
-While it is on (:func:`debug_mode`, or ``BURN_TORCH_DEBUG=1`` in the environment when burn_torch
+While it is on (``debug_mode``, or ``BURN_TORCH_DEBUG=1`` in the environment when burn_torch
 is imported), every recorded step keeps the source line of the user's code that recorded it,
 and backward checks every gradient a rule produces: an error raised by a rule, or a NaN or an
 infinity in a gradient, is reported with the op and that line (and an entry declared exact that

@@ -1,11 +1,12 @@
 """Distributed marking: a parameter leaf whose gradient backward averages across ranks.
 
 ``Tensor.set_distributed(param_id)`` (Burn's ``set_distributed``) replaces a ``require_grad()``
-leaf's node by a :class:`DistributedLeaf`: the same node id (so the same gradient slot), plus
-the parameter's identity, its place in the order every rank synchronises in and its device.
-Tensors are values, so the marked tensor is a new handle; other handles keep the unmarked leaf.
+leaf's node by a [`DistributedLeaf`][burn_torch.autodiff.distributed_leaf.DistributedLeaf]: the same
+node id (so the same gradient slot), plus the parameter's identity, its place in the order every
+rank synchronises in and its device. Tensors are values, so the marked tensor is a new handle; other
+handles keep the unmarked leaf.
 
-:data:`registry` maps each marked ParamId to its latest leaf, weakly: it is how a rank knows the
+``registry`` maps each marked ParamId to its latest leaf, weakly: it is how a rank knows the
 distributed parameters it did *not* reach in a backward (see ``sync``), and an entry disappears
 with the last tensor holding its leaf.
 """

@@ -1,4 +1,4 @@
-"""The recorded graph: one :class:`Node` per tracked tensor.
+"""The recorded graph: one ``Node`` per tracked tensor.
 
 A node is Burn's node and step in one object. ``requirement`` is ``GRAD`` for a leaf that retains
 its gradient (registered by ``require_grad()``) and ``GRAD_IN_BACKWARD`` for an intermediate whose
@@ -26,7 +26,7 @@ class Node:
     __slots__ = ("id", "requirement", "op", "parents", "saved", "shape", "dtype", "consumed")
 
     def __init__(self, op, parents, saved, shape, dtype):
-        """A recorded step's node (requirement ``GRAD_IN_BACKWARD``); leaves: :func:`new_leaf`."""
+        """A recorded step's node (requirement ``GRAD_IN_BACKWARD``); leaves: ``new_leaf``."""
         self.id = _next_id()
         self.requirement = GRAD_IN_BACKWARD
         self.op = op

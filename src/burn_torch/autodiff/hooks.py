@@ -1,11 +1,11 @@
 """Backward hooks: how the rest of burn_torch takes part in a backward pass without the engine
 importing it (Burn plugs distributed gradient sync in the same way).
 
-A *hook factory* is registered once (:func:`register`); at the start of every backward the
+A *hook factory* is registered once (``register``); at the start of every backward the
 engine calls each factory with the root node and the seed, and each returns a
-:class:`BackwardHook` for that pass, or None to stay out of it. ``burn_torch.distributed``
+``BackwardHook`` for that pass, or None to stay out of it. ``burn_torch.distributed``
 registers the gradient sync of distributed parameters, ``burn_torch.memory`` the accounting of
-:func:`burn_torch.memory.track`, the testing kit its per-step comparison.
+[`burn_torch.memory.track`][burn_torch.memory.track], the testing kit its per-step comparison.
 """
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ __all__ = ["BackwardHook", "register", "registered", "for_pass"]
 
 class BackwardHook:
     """One backward pass seen from outside the engine. Every method is a no-op here; a hook
-    overrides what it needs. The engine calls :meth:`step` and :meth:`leaf` only on hooks that
+    overrides what it needs. The engine calls ``step`` and ``leaf`` only on hooks that
     override them: a hook that only checks or reorders the pass leaves its per-step work (and
     its kernels) as without hooks. Exceptions raised by a hook propagate out of ``backward()``."""
 
@@ -34,7 +34,7 @@ class BackwardHook:
 
     def leaf(self, node, grad) -> bool:
         """A retaining leaf's gradient is complete; True when the hook takes it over (it then
-        puts it into the result itself, in :meth:`finish`)."""
+        puts it into the result itself, in ``finish``)."""
         return False
 
     def step(self, node, grad, input_grads: tuple, grads: dict, recomputer) -> None:

@@ -12,7 +12,7 @@ _Tensor = None  # the public Tensor class, bound through recorder.bind_tensor_cl
 
 
 def bind_tensor_class(cls) -> None:
-    """Lets :func:`wrap` build public tensors without importing the tensor module."""
+    """Lets ``wrap`` build public tensors without importing the tensor module."""
     global _Tensor
     _Tensor = cls
 

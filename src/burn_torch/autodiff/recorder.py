@@ -158,7 +158,7 @@ def apply2(op, a, b, attrs=()):
 
 
 def apply3(op, a, b, c, attrs=()):
-    """:func:`applyn` over exactly ``(a, b, c)`` (a linear or convolution with its bias, a
+    """``applyn`` over exactly ``(a, b, c)`` (a linear or convolution with its bias, a
     normalisation with both parameters), without applyn's loop: the hot path of biased layers."""
     ctx = a._ctx
     if b._ctx is not ctx or c._ctx is not ctx:
@@ -196,7 +196,7 @@ def applyn(op, tensors, attrs=()):
 
 
 def _packed(op, datas: tuple, parents: tuple, mask: int, ctx, attrs):
-    """The rest of :func:`applyn`: ``mask`` has bit i set when ``parents[i]`` is a node."""
+    """The rest of ``applyn``: ``mask`` has bit i set when ``parents[i]`` is a node."""
     prev = _grad_enabled()
     _set_grad(False)
     try:

@@ -31,8 +31,9 @@ What replay cannot see (as with CUDA graphs):
   ``embedding``... re-check the range. Other reads (``.numpy()``, printing a tensor) and calls
   whose result *shape* depends on values (``mask_select``, ``nonzero``) make the function
   unreplayable: every call runs eagerly. ``capture(fn, check_every=N)`` runs every N-th call eagerly again and compares the
-  kernels it records with the plan; a difference raises :class:`CaptureDivergenceError`
-  (``on_divergence="raise"``) or replaces the plan (``"recapture"``).
+  kernels it records with the plan; a difference raises
+  [`CaptureDivergenceError`][burn_torch.capture.CaptureDivergenceError] (``on_divergence="raise"``)
+  or replaces the plan (``"recapture"``).
 - **Tensors ``fn`` reads from outside its arguments** (closures, globals) are constants of the
   plan: pass every value that changes between calls as an argument. A gradient-retaining leaf
   reached by backward that is not an argument makes the function unreplayable.
@@ -89,9 +90,9 @@ class _LeafWatch(_hooks.BackwardHook):
 
 
 class CapturedStep:
-    """The callable :func:`capture` returns. ``plans``: how many plans it holds; ``eager_reason``:
-    why the last recorded key is not replayed (None when it is); ``replayed``: how many calls
-    a plan answered."""
+    """The callable [`capture`][burn_torch.capture.capture] returns. ``plans``: how many plans it
+    holds; ``eager_reason``: why the last recorded key is not replayed (None when it is);
+    ``replayed``: how many calls a plan answered."""
 
     def __init__(self, fn: Callable, check_every: int | None, on_divergence: str,
                  cuda_graphs: bool, max_plans: int) -> None:
@@ -232,10 +233,10 @@ def _changed(args, kwargs, key, tensors: list, nodes: list) -> bool:
 
 def capture(fn: Callable | None = None, *, check_every: int | None = None,
             on_divergence: str = "raise", cuda_graphs: bool = True, max_plans: int = 8):
-    """Returns ``fn`` as a :class:`CapturedStep` (see the module docstring); usable as a
-    decorator with or without arguments. Raises TypeError when ``fn`` is not callable,
-    ValueError for a ``check_every`` that is not a positive int, an ``on_divergence`` other
-    than ``"raise"``/``"recapture"`` or a ``max_plans`` below 1."""
+    """Returns ``fn`` as a [`CapturedStep`][burn_torch.capture.CapturedStep] (see the module
+    docstring); usable as a decorator with or without arguments. Raises TypeError when ``fn`` is not
+    callable, ValueError for a ``check_every`` that is not a positive int, an ``on_divergence``
+    other than ``"raise"``/``"recapture"`` or a ``max_plans`` below 1."""
     if fn is None:
         return lambda f: CapturedStep(f, check_every, on_divergence, cuda_graphs, max_plans)
     return CapturedStep(fn, check_every, on_divergence, cuda_graphs, max_plans)

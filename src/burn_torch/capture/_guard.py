@@ -1,14 +1,14 @@
 """A fast guard: generated code that checks a call against one recorded key without building it.
 
-:func:`flatten` builds a call's whole key (a nested tuple) and hashes it to find a plan; that is
+``flatten`` builds a call's whole key (a nested tuple) and hashes it to find a plan; that is
 most of a small step's replay cost. A guard is compiled once per plan from the recorded call's
 arguments: it walks exactly that argument structure (container classes and lengths, dict keys),
 gathers every input's key fields — per public Tensor its class, shape, strides, dtype, device,
 autodiff strategy and graph role; per torch tensor its class, shape, strides, dtype, device; per
 plain value its class and value; per module its class and attribute names, walked like a
-dict; the aliasing of inputs; the :func:`environment` (debug mode, the registered backward
+dict; the aliasing of inputs; the ``environment`` (debug mode, the registered backward
 hooks, the autotune generation, torch's deterministic mode) — into one tuple and compares it
-with the recorded one. ``guard(args, kwargs)`` returns ``(tensors, nodes)`` (as :func:`flatten`
+with the recorded one. ``guard(args, kwargs)`` returns ``(tensors, nodes)`` (as ``flatten``
 fills them) when the call's key is the recorded key, and None otherwise (any difference, or any
 error while walking: the caller then takes the general path, which decides exactly as before).
 A guard only ever accepts a call whose key equals the recorded one; it may reject some calls the
@@ -178,7 +178,7 @@ def environment() -> tuple:
 
 
 def compile_guard(args: tuple, kwargs: dict, recorded: tuple) -> Callable | None:
-    """The guard of the call ``fn(*args, **kwargs)`` recorded under the :func:`environment`
+    """The guard of the call ``fn(*args, **kwargs)`` recorded under the ``environment``
     ``recorded``, or None when its arguments hold something the generator does not handle (the
     general key is then the only path)."""
     b = _Builder()

@@ -36,7 +36,7 @@ class NotReplayable(Exception):
 
 
 def _tensor(t, tensors: list, nodes: list, ids: dict) -> tuple:
-    """The key of public Tensor ``t`` (see :func:`flatten`)."""
+    """The key of public Tensor ``t`` (see ``flatten``)."""
     data = t._data
     node = t._node
     i = ids.get(id(data))
@@ -109,7 +109,7 @@ def value_object(cls: type) -> bool:
 
 def param_id_reader(args, kwargs) -> tuple:
     """``(read, ids)``: ``read(args, kwargs)`` returns the ParamId of every Param in the
-    arguments of a call whose key is that of ``(args, kwargs)`` (walked as :func:`flatten` walks
+    arguments of a call whose key is that of ``(args, kwargs)`` (walked as ``flatten`` walks
     them: tuples, lists, dicts, modules' attributes), in walk order, as a tuple; ``ids`` is what
     it returns for ``(args, kwargs)``. The key does not hold ids (a new model of the same
     structure replays): a plan whose result is keyed by ids reads the call's own."""

@@ -1,18 +1,21 @@
 """Porting from PyTorch: the divergence catalog, the guide generator, port verification, and
 (re-exported from ``burn_torch.interop``) conversions of tensors and state dicts.
 
-:func:`to_torch_state_dict` / :func:`load_torch_state_dict` convert between a module's parameters
-and a PyTorch ``state_dict`` (names and layouts adapted per layer); :func:`from_torch` /
-:func:`to_torch` convert tensors without copying.
-:func:`catalog` / :func:`entry`: every divergence from PyTorch (id, checker code, title,
-category, severity, what differs, why, how to port), as the migration guide and the porting
-checker (``burn-torch-check PATH...``, the torch-free package :mod:`burn_torch_check`) read it.
+[`to_torch_state_dict`][burn_torch.interop.state_dict.to_torch_state_dict] /
+[`load_torch_state_dict`][burn_torch.interop.state_dict.load_torch_state_dict] convert between a
+module's parameters and a PyTorch ``state_dict`` (names and layouts adapted per layer);
+[`from_torch`][burn_torch.interop.torch_tensors.from_torch] /
+[`to_torch`][burn_torch.interop.torch_tensors.to_torch] convert tensors without copying. ``catalog``
+/ ``entry``: every divergence from PyTorch (id, checker code, title, category, severity, what
+differs, why, how to port), as the migration guide and the porting checker (``burn-torch-check
+PATH...``, the torch-free package ``burn_torch_check``) read it.
 
-Verifying a port: :func:`verify_port` compares a torch model and its burn_torch port (forward,
-loss, every gradient under the torch names, optionally training steps) and returns a
-:class:`PortReport`; :func:`from_torch_module` converts standard ``torch.nn`` layers and
-containers with their weights. Both load on first use (``burn_torch.compat.verify``,
-``burn_torch.interop.torch_modules``).
+Verifying a port: [`verify_port`][burn_torch.compat.verify.verify_port] compares a torch model and
+its burn_torch port (forward, loss, every gradient under the torch names, optionally training steps)
+and returns a [`PortReport`][burn_torch.compat.verify.PortReport];
+[`from_torch_module`][burn_torch.interop.torch_modules.from_torch_module] converts standard
+``torch.nn`` layers and containers with their weights. Both load on first use
+(``burn_torch.compat.verify``, ``burn_torch.interop.torch_modules``).
 """
 from .catalog import SECTIONS, CatalogEntry, catalog, entry
 from ..interop import (BATCH_NORM, LINEAR, NORM, IncompatibleKeys, LayerAdapter, adapter_for,

@@ -1,6 +1,6 @@
 """The porting checker, under its historical path.
 
-The checker lives in the torch-free top-level package :mod:`burn_torch_check` (so that
+The checker lives in the torch-free top-level package ``burn_torch_check`` (so that
 ``burn-torch-check`` starts without importing torch); ``python -m burn_torch.compat.check`` still
 works, after importing burn_torch.
 """

@@ -12,12 +12,12 @@ An entry is a Python file under the repository's top-level ``compat/<category>/`
 * ``TORCH``, ``LITERAL`` and ``BURN``: what each snippet does, either a dict of observations or
   ``Raises(type, message)``.
 
-A snippet is run statement by statement (:func:`run_snippet`). Its *observations* are the
+A snippet is run statement by statement (``run_snippet``). Its *observations* are the
 expression statements ending its body that the entry declares an outcome for: each is evaluated
 and recorded under its source text (``ast.unparse``), so ``x.grad.tolist()`` as the last line
 with ``TORCH = {"x.grad.tolist()": [4.0, 8.0]}`` records and checks the gradient. A snippet that
 raises must raise in its last statement. The same source is rendered into the migration guide
-with every observation annotated (:func:`render_snippet`), so the guide shows executed code.
+with every observation annotated (``render_snippet``), so the guide shows executed code.
 """
 from __future__ import annotations
 

@@ -1,8 +1,8 @@
 """Runtime support for ports written by ``burn-torch-port``: the ``pair`` helper a translated
-layer may call, and :func:`verify_translation`, which the verification script written beside a
+layer may call, and ``verify_translation``, which the verification script written beside a
 port runs.
 
-:func:`load_definitions` executes only a program's definitions (imports, classes, functions and
+``load_definitions`` executes only a program's definitions (imports, classes, functions and
 constant assignments, never its training loop or data downloads), so a script that trains at
 import time can still be compared with its port.
 """
@@ -97,10 +97,11 @@ def _target(loss: str, output: torch.Tensor, gen: torch.Generator) -> torch.Tens
 def _losses(loss: str, device: Device):
     from .. import nn
     import torch.nn.functional as F
-    if loss == "cross_entropy":
-        return F.cross_entropy, nn.CrossEntropyLossConfig().init(device).forward
-    if loss == "nll_loss":  # on log_softmax outputs: cross-entropy on logits computes the same
-        return F.nll_loss, nn.CrossEntropyLossConfig().init(device).forward
+    if loss in ("cross_entropy", "nll_loss"):  # nll_loss on log_softmax outputs: the same cross-entropy
+        torch_fn = F.cross_entropy if loss == "cross_entropy" else F.nll_loss
+        ce = nn.CrossEntropyLossConfig().init(device)
+        return (lambda out, target: torch_fn(out.reshape(-1, out.shape[-1]), target.reshape(-1)),
+                lambda out, target: ce.forward(out.reshape([-1, out.dims()[-1]]), target.reshape([-1])))
     if loss == "bce":  # Burn's targets are Int labels
         bce = nn.BinaryCrossEntropyLossConfig().init(device)
         return F.binary_cross_entropy, lambda out, target: bce.forward(out, target.int())
@@ -110,16 +111,15 @@ def _losses(loss: str, device: Device):
 def verify_translation(original: str | Path, port: str | Path, model: str, inputs: str, loss: str = "mse",
                        torch_optimizer: str | None = None, burn_optimizer: str | None = None, steps: int = 3,
                        seed: int = 0, port_model: str | None = None, **options: Any) -> PortReport:
-    """Runs :func:`~burn_torch.compat.verify_port` on a program and its port: ``model`` (a
-    constructor call, evaluated in each file's definitions; ``port_model``, when given, is the
-    port's expression instead) built on both sides, ``inputs`` (a
-    torch expression evaluated in the original's definitions, a tuple for several inputs) as
-    the batch, a target drawn for ``loss`` (``cross_entropy``, ``nll_loss``, ``bce`` or ``mse``)
-    and, with ``torch_optimizer`` (an expression where ``{params}`` stands for the torch model's
-    parameters) and ``burn_optimizer`` (the port's optimizer config expression, evaluated with
-    ``burn_torch.optim``'s names), ``steps``
-    training steps side by side. ``options`` go to ``verify_port`` (``strict``, ``mode``...).
-    Raises what evaluating an expression raises (NameError: edit the script's expressions)."""
+    """Runs [`verify_port`][burn_torch.compat.verify.verify_port] on a program and its port:
+    ``model`` (a constructor call, evaluated in each file's definitions; ``port_model``, when given,
+    is the port's expression instead) built on both sides, ``inputs`` (a torch expression evaluated
+    in the original's definitions, a tuple for several inputs) as the batch, a target drawn for
+    ``loss`` (``cross_entropy``, ``nll_loss``, ``bce`` or ``mse``) and, with ``torch_optimizer`` (an
+    expression where ``{params}`` stands for the torch model's parameters) and ``burn_optimizer``
+    (the port's optimizer config expression, evaluated with ``burn_torch.optim``'s names), ``steps``
+    training steps side by side. ``options`` go to ``verify_port`` (``strict``, ``mode``...). Raises
+    what evaluating an expression raises (NameError: edit the script's expressions)."""
     torch.manual_seed(seed)
     torch_ns = load_definitions(original, "_burn_torch_port_original")
     port_ns = load_definitions(port, "_burn_torch_port_translation")

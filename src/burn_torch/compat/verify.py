@@ -1,7 +1,7 @@
 """Verify a port: the same weights, batch and loss through the torch model and its burn_torch port.
 
-:func:`verify_port` loads the torch model's weights into the burn_torch model (through the
-state-dict adapters), then compares, on one batch:
+[`verify_port`][burn_torch.compat.verify.verify_port] loads the torch model's weights into the
+burn_torch model (through the state-dict adapters), then compares, on one batch:
 
 1. the forward outputs;
 2. the loss;
@@ -14,9 +14,10 @@ state-dict adapters), then compares, on one batch:
 
 A value passes when ``max|burn - torch| <= atol + rtol * max|torch|`` (a norm-wise bound, robust
 to entries that are zero in one library and 1e-9 in the other). The returned
-:class:`PortReport` has a text table (``str(report)``; ``report.print()`` uses ``rich`` when it
-is installed), ``passed``, the failing rows, the figures (largest forward and gradient
-differences) and the loss curves (``report.plot_losses()`` draws them with matplotlib).
+[`PortReport`][burn_torch.compat.verify.PortReport] has a text table (``str(report)``;
+``report.print()`` uses ``rich`` when it is installed), ``passed``, the failing rows, the figures
+(largest forward and gradient differences) and the loss curves (``report.plot_losses()`` draws them
+with matplotlib).
 
 By default both models run deterministically (``mode="eval"``): the torch model in ``eval()``
 mode and the burn_torch model with its training flags cleared but autodiff kept, so dropout is
@@ -25,9 +26,9 @@ both in training mode. The torch model is left in the mode it ran in.
 
 Stochastic layers compare exactly: ``device.seed(s)`` makes the device's generator draw what
 ``torch.manual_seed(s)`` makes torch's draw (normal and uniform noise, dropout masks: the same
-kernels on the same generator algorithm), so :func:`verify_port` seeds both generators with
-``seed`` right before each side's forward (``seed + k`` for training step ``k``) and puts both
-back as they were afterwards. Seeding earlier does not do it: building a model
+kernels on the same generator algorithm), so [`verify_port`][burn_torch.compat.verify.verify_port]
+seeds both generators with ``seed`` right before each side's forward (``seed + k`` for training step
+``k``) and puts both back as they were afterwards. Seeding earlier does not do it: building a model
 (``config.init(device)``) draws its initial weights from the device generator, so the masks that
 follow are other masks.
 
@@ -94,9 +95,9 @@ class Setting:
 
 @dataclass
 class PortReport:
-    """What :func:`verify_port` found. ``passed`` is True when every check passed and every
-    optimizer setting matches; ``torch_losses`` / ``burn_losses`` hold the loss before each
-    training step (and the first entry is the compared loss)."""
+    """What [`verify_port`][burn_torch.compat.verify.verify_port] found. ``passed`` is True when
+    every check passed and every optimizer setting matches; ``torch_losses`` / ``burn_losses`` hold
+    the loss before each training step (and the first entry is the compared loss)."""
 
     checks: list[Check] = field(default_factory=list)
     settings: list[Setting] = field(default_factory=list)
@@ -367,7 +368,7 @@ def verify_port(torch_model: torch.nn.Module, burn_model: Module, batch: Sequenc
                 output: Callable[[Any], Any] = _first_tensor, rtol: float = 1e-4,
                 atol: float = 1e-5, seed: int | None = 0, float64: bool = False) -> PortReport:
     """Compares ``burn_model`` (a port of ``torch_model``) with it on ``batch``; returns a
-    :class:`PortReport`.
+    [`PortReport`][burn_torch.compat.verify.PortReport].
 
     ``batch`` is a tuple of torch tensors ``(input_1, ..., target)``: the models are called on
     the inputs (``torch_model(*inputs)``, ``burn_model.forward(*inputs)``, the inputs converted

@@ -4,10 +4,10 @@ Worker processes are ``torch.utils.data.DataLoader``'s: with ``num_workers(k) > 
 read the items (``dataset.get``, where mapping and decoding happen) of whole batches, in order;
 the batcher then turns each list of items into a batch on the loader's device in the main
 process (tensors never cross process boundaries). Shuffling draws a permutation from the seed
-and the epoch number (how many times the loader was iterated, or :meth:`DataLoader.set_epoch`),
-so the batches of an epoch are the same with 0 or k workers and in a resumed run. Before each
-epoch the loader calls the dataset's ``set_epoch(epoch)`` (a :class:`SamplerDataset` then draws
-that epoch's items).
+and the epoch number (how many times the loader was iterated, or
+[`DataLoader.set_epoch`][burn_torch.data.dataloader.DataLoader.set_epoch]), so the batches of an
+epoch are the same with 0 or k workers and in a resumed run. Before each epoch the loader calls the
+dataset's ``set_epoch(epoch)`` (a ``SamplerDataset`` then draws that epoch's items).
 """
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""The :class:`Dataset` contract, in-memory storage and the adapter for torch datasets."""
+"""The [`Dataset`][burn_torch.data.dataset.Dataset] contract, in-memory storage and the adapter for
+torch datasets."""
 from __future__ import annotations
 
 import csv
@@ -26,9 +27,9 @@ class Dataset(Generic[I]):
         return self.len() == 0
 
     def set_epoch(self, epoch: int) -> None:
-        """Says which epoch (0-based) is read next; the :class:`~.dataloader.DataLoader` calls
+        """Says which epoch (0-based) is read next; the ``DataLoader`` calls
         it before each epoch. A dataset whose items depend on the epoch
-        (:class:`~.transform.SamplerDataset`) draws that epoch's items; a transform passes the
+        (``SamplerDataset``) draws that epoch's items; a transform passes the
         epoch on to the datasets it wraps; others ignore it."""
         for source in self.sources():
             forward = getattr(source, "set_epoch", None)

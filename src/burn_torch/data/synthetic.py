@@ -1,8 +1,8 @@
 """A small MNIST-like dataset made at run time (no download): 28x28 grey digits drawn as
 seven-segment glyphs with a random stroke width, position, slant and noise.
 
-Items are :class:`MnistItem` as Burn's ``MnistDataset`` gives them: ``image`` a 28x28 float32
-numpy array with values in [0, 255], ``label`` the digit.
+Items are [`MnistItem`][burn_torch.data.synthetic.MnistItem] as Burn's ``MnistDataset`` gives them:
+``image`` a 28x28 float32 numpy array with values in [0, 255], ``label`` the digit.
 """
 from __future__ import annotations
 

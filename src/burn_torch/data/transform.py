@@ -2,8 +2,8 @@
 and computes its items on ``get``; nothing is copied.
 
 Randomised transforms take a seed and are pure functions of it (and, for
-:class:`SamplerDataset`, of the epoch), so every worker process and every resumed run sees the
-same items.
+[`SamplerDataset`][burn_torch.data.transform.SamplerDataset], of the epoch), so every worker process
+and every resumed run sees the same items.
 """
 from __future__ import annotations
 
@@ -131,8 +131,10 @@ class PartialDataset(Dataset[I]):
 @dataclasses.dataclass(frozen=True)
 class SizeConfig:
     """The size of a transform relative to its source (Burn's ``SizeConfig``):
-    :meth:`source` (the source's size, the default), :meth:`fixed` ``(n)`` items, or
-    :meth:`ratio` ``(r)`` times the source's size (rounded down, as Burn's ``as usize``)."""
+    ``source`` (the source's size, the default),
+    [`fixed`][burn_torch.data.transform.SizeConfig.fixed] ``(n)`` items, or
+    [`ratio`][burn_torch.data.transform.SizeConfig.ratio] ``(r)`` times the source's size (rounded
+    down, as Burn's ``as usize``)."""
 
     kind: str = "source"
     value: float = 0
@@ -194,7 +196,7 @@ class SamplerDatasetOptions:
     size (the source's by default), and the random source. Each ``with_*`` returns new options.
 
     Differs from Burn: the random source defaults to seed 0, not the operating system, so runs
-    repeat (and a resumed Learner run trains as the uninterrupted one); :meth:`with_system_rng`
+    repeat (and a resumed Learner run trains as the uninterrupted one); ``with_system_rng``
     draws the seed from the operating system."""
 
     replace_samples: bool = True
@@ -211,7 +213,8 @@ class SamplerDatasetOptions:
         return self.with_replace_samples(False)
 
     def with_size(self, size: "SizeConfig | int | float | None") -> "SamplerDatasetOptions":
-        """An int is a fixed size, a float a ratio of the source's size (see :class:`SizeConfig`)."""
+        """An int is a fixed size, a float a ratio of the source's size (see
+        [`SizeConfig`][burn_torch.data.transform.SizeConfig])."""
         return dataclasses.replace(self, size_config=SizeConfig.of(size))
 
     def with_source_size(self) -> "SamplerDatasetOptions":
@@ -239,16 +242,17 @@ class SamplerDataset(Dataset[I]):
     independently of the dataset's, and draws afresh every epoch.
 
     ``options`` is an int (that many items, with replacement, as Burn's ``From<usize>``), a
-    :class:`SamplerDatasetOptions`, or None (the source's size, with replacement). With
-    replacement each item of the epoch is drawn uniformly from the source; without, every
-    source item appears ``size // n`` times and ``size % n`` distinct others once, all in a
-    uniformly random order (Burn's refill, at one epoch per refill).
+    [`SamplerDatasetOptions`][burn_torch.data.transform.SamplerDatasetOptions], or None (the
+    source's size, with replacement). With replacement each item of the epoch is drawn uniformly
+    from the source; without, every source item appears ``size // n`` times and ``size % n``
+    distinct others once, all in a uniformly random order (Burn's refill, at one epoch per refill).
 
     Reproducible: epoch ``e``'s items are a function of the seed and ``e`` alone, whichever
-    process asks (a loader's worker processes, a resumed run); :meth:`set_epoch`, called by the
-    :class:`~.dataloader.DataLoader` before each epoch, selects them (epoch 0 until then).
-    Differs from Burn, whose sampler draws from one generator shared by every ``get``. Raises
-    ValueError when a non-empty sample is asked of an empty dataset (Burn panics).
+    process asks (a loader's worker processes, a resumed run);
+    [`set_epoch`][burn_torch.data.transform.SamplerDataset.set_epoch], called by the ``DataLoader``
+    before each epoch, selects them (epoch 0 until then). Differs from Burn, whose sampler draws
+    from one generator shared by every ``get``. Raises ValueError when a non-empty sample is asked
+    of an empty dataset (Burn panics).
     """
 
     _SALT = 0x5A3D_0C11_9E4B  # keeps the draws apart from a loader's shuffle with the same seed

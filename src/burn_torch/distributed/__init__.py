@@ -19,7 +19,7 @@ equal replicas (``replica``); ``Tensor.set_distributed`` / ``Module.distributed(
 (``burn_torch.autodiff.distributed_leaf``); ``bucket_cap_mb``/``set_bucket_cap_mb``: how many MiB
 of gradients share one all-reduce (``sync``); ``all_reduce``/``all_gather``/``broadcast``:
 collectives on values, returning new tensors (``collective``). Misuse raises
-:class:`DistributedError`, an ``AutodiffError``.
+[`DistributedError`][burn_torch.errors.DistributedError], an ``AutodiffError``.
 """
 from .sharding import ShardSampler, shard
 from ..errors import DistributedError

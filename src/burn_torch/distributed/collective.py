@@ -1,12 +1,15 @@
-"""Collectives on tensor values: :func:`all_reduce`, :func:`all_gather` and :func:`broadcast`
-return a new tensor and leave their argument unchanged (torch.distributed's write into it).
+"""Collectives on tensor values: [`all_reduce`][burn_torch.distributed.collective.all_reduce],
+[`all_gather`][burn_torch.distributed.collective.all_gather] and
+[`broadcast`][burn_torch.distributed.collective.broadcast] return a new tensor and leave their
+argument unchanged (torch.distributed's write into it).
 
 They are for values a rank shares with the others (metrics, statistics, random choices): the
 result is an untracked tensor on the argument's device, with its kind. Gradients are not summed
 with these: a module marked with ``.distributed()`` has its gradients averaged by backward
 itself. Without a process group (a world of one) each returns a copy of its argument. Every
 rank must make the same calls with tensors of the same shape and kind; torch.distributed's
-errors (a timeout when a rank is missing) come through as :class:`DistributedError`.
+errors (a timeout when a rank is missing) come through as
+[`DistributedError`][burn_torch.errors.DistributedError].
 """
 from __future__ import annotations
 

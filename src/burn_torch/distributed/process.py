@@ -1,8 +1,11 @@
-"""The process group: :func:`init` joins it (torchrun's environment or explicit arguments), the
-other functions describe it. torch.distributed is the engine: gloo on CPU, NCCL on CUDA.
+"""The process group: [`init`][burn_torch.distributed.process.init] joins it (torchrun's environment
+or explicit arguments), the other functions describe it. torch.distributed is the engine: gloo on
+CPU, NCCL on CUDA.
 
-Without a process group, :func:`rank`, :func:`world_size` and :func:`local_rank` describe a
-world of one process (0, 1, 0) and :func:`barrier` returns at once, so the same script runs
+Without a process group, [`rank`][burn_torch.distributed.process.rank],
+[`world_size`][burn_torch.distributed.process.world_size] and
+[`local_rank`][burn_torch.distributed.process.local_rank] describe a world of one process (0, 1, 0)
+and [`barrier`][burn_torch.distributed.process.barrier] returns at once, so the same script runs
 with and without a launcher.
 """
 from __future__ import annotations

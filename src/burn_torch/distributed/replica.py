@@ -1,4 +1,5 @@
-"""Replicas: :func:`broadcast_module` gives every rank the same parameters, values and ParamIds."""
+"""Replicas: [`broadcast_module`][burn_torch.distributed.replica.broadcast_module] gives every rank
+the same parameters, values and ParamIds."""
 from __future__ import annotations
 
 import torch

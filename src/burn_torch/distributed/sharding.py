@@ -1,5 +1,6 @@
-"""Splitting data between ranks: :func:`shard` takes this rank's part of a batch, and
-:class:`ShardSampler` says which items of a dataset this rank reads, epoch by epoch.
+"""Splitting data between ranks: [`shard`][burn_torch.distributed.sharding.shard] takes this rank's
+part of a batch, and [`ShardSampler`][burn_torch.distributed.sharding.ShardSampler] says which items
+of a dataset this rank reads, epoch by epoch.
 
 Data-parallel gradients equal the full-batch ones when every rank's loss is a mean over an
 equal share of the batch: the average of equal-sized means is the mean of the whole.
@@ -52,7 +53,8 @@ class ShardSampler:
     else ``0..length-1``) and takes every ``world_size``-th index from its rank on, so the ranks'
     shares are disjoint and of equal size. When ``length`` does not divide evenly, the order is
     padded with its own first indices (a few items are read twice), or cut short with
-    ``drop_last``. Call :meth:`set_epoch` before each epoch for a new order.
+    ``drop_last``. Call [`set_epoch`][burn_torch.distributed.sharding.ShardSampler.set_epoch] before
+    each epoch for a new order.
     """
 
     def __init__(self, length: int, *, shuffle: bool = True, seed: int = 0, drop_last: bool = False,

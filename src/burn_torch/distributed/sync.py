@@ -9,33 +9,33 @@ module is imported; the engine does not know about it.
 
 1. *Inspect* (the hook's ``check``, inside the engine's ``claim``, before any step is consumed): find the distributed
    leaves the graph reaches and each one's last consumer, the step after which its gradient is
-   complete. Reject, with a :class:`DistributedError` and before any collective, a leaf on
-   another backend than the loss, a parameter reached through two different leaves, and a
-   missing process group. A graph without distributed leaves runs as a plain backward.
+   complete. Reject, with a [`DistributedError`][burn_torch.errors.DistributedError] and before any
+   collective, a leaf on another backend than the loss, a parameter reached through two different
+   leaves, and a missing process group. A graph without distributed leaves runs as a plain backward.
 2. *Plan*: the sync list is the parameters reached plus the other marked parameters alive in
    this process (``leaf.registry``) on the loss's backend, ordered by ``(order, ParamId)``. Its
    signature (ParamIds, shapes, dtypes) is all-reduced first (MAX of ``[s, -s]``, async), and
    checked before the first gradient collective: ranks that disagree all raise, instead of
    exchanging mismatched tensors. Each distributed leaf is moved to run right after its last
-   consumer, so the engine hands its gradient over (:meth:`GradientSync.submit`) once complete.
+   consumer, so the engine hands its gradient over (``GradientSync.submit``) once complete.
 3. *Launch*: consecutive parameters of the sync list share a *bucket* (one flat buffer, one
-   all-reduce) up to :func:`bucket_cap_mb` megabytes (DDP's default, 25; 0: one all-reduce per
-   parameter; a parameter larger than the cap has its own bucket; a bucket holds one dtype).
-   The buckets follow from the sync list and the cap, which is part of the signature, so every
-   rank builds the same ones. A gradient is copied into its segment of the bucket, followed by
-   one flag element, 1 (this rank has a gradient) or 0, and each bucket is all-reduced (SUM,
-   ``async_op=True``) strictly in order, once it and all before it are ready; a parameter this
-   rank did not reach is a zero segment, ready from the start, so parameters reached a
-   different number of times (or not at all) on different ranks still pair up.
+   all-reduce) up to [`bucket_cap_mb`][burn_torch.distributed.sync.bucket_cap_mb] megabytes (DDP's
+   default, 25; 0: one all-reduce per parameter; a parameter larger than the cap has its own bucket;
+   a bucket holds one dtype). The buckets follow from the sync list and the cap, which is part of
+   the signature, so every rank builds the same ones. A gradient is copied into its segment of the
+   bucket, followed by one flag element, 1 (this rank has a gradient) or 0, and each bucket is
+   all-reduced (SUM, ``async_op=True``) strictly in order, once it and all before it are ready; a
+   parameter this rank did not reach is a zero segment, ready from the start, so parameters reached
+   a different number of times (or not at all) on different ranks still pair up.
 4. *Finish*: launch what is left (a reached leaf that got no gradient sends zeros), wait for
    every all-reduce, divide by the world size, and put each parameter some rank had a gradient
    for into the container: the full-batch average, the same on every rank.
 
 A rank that dies or stops makes the others' collectives fail (or time out, after the process
-group's timeout); that is raised as a :class:`DistributedError` naming this rank. So does an
-error in one rank's backward once its syncs have started: the others wait for the missing ones.
-Run one distributed backward at a time per process: the collectives of two concurrent ones
-would interleave differently on each rank.
+group's timeout); that is raised as a [`DistributedError`][burn_torch.errors.DistributedError]
+naming this rank. So does an error in one rank's backward once its syncs have started: the others
+wait for the missing ones. Run one distributed backward at a time per process: the collectives of
+two concurrent ones would interleave differently on each rank.
 """
 from __future__ import annotations
 

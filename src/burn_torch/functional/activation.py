@@ -97,7 +97,8 @@ def quiet_softmax(x: Tensor, dim: int) -> Tensor:
 
 
 def gelu_approximate(x: Tensor) -> Tensor:
-    """Burn's name for :func:`gelu_tanh` (GELU's tanh approximation)."""
+    """Burn's name for [`gelu_tanh`][burn_torch.functional.activation.gelu_tanh] (GELU's tanh
+    approximation)."""
     return gelu_tanh(x)
 
 
@@ -108,7 +109,7 @@ def hardtanh(x: Tensor, min_val: float, max_val: float) -> Tensor:
 
 
 def relu6(x: Tensor) -> Tensor:
-    """``clamp(x, 0, 6)`` (as :func:`hardtanh`)."""
+    """``clamp(x, 0, 6)`` (as [`hardtanh`][burn_torch.functional.activation.hardtanh])."""
     return hardtanh(x, 0.0, 6.0)
 
 

@@ -36,8 +36,8 @@ def rfft(x: Tensor, dim: int, n: int | None = None) -> tuple[Tensor, Tensor]:
 
 def irfft(re: Tensor, im: Tensor, dim: int, n: int | None = None) -> Tensor:
     """The real signal whose one-sided spectrum along ``dim`` is ``re + i im``, scaled by ``1/n``
-    (inverts :func:`rfft`). ``n`` (default ``2 * (bins - 1)``) is the output length; the spectrum
-    is truncated or zero-padded to ``n // 2 + 1`` bins first.
+    (inverts [`rfft`][burn_torch.functional.signal.rfft]). ``n`` (default ``2 * (bins - 1)``) is the
+    output length; the spectrum is truncated or zero-padded to ``n // 2 + 1`` bins first.
 
     Raises TypeError unless both are Float tensors, IndexError for a bad ``dim``, ValueError
     naming the shapes when they differ or ``n`` is not a power of two.

@@ -1,7 +1,8 @@
 """Interop with PyTorch values: zero-copy tensor conversion (``torch_tensors``), state dicts
 with per-layer name/layout adapters (``state_dict``), and the conversion of ``torch.nn`` layers
-and containers to burn_torch modules (``torch_modules``: :func:`from_torch_module`, loaded on
-first use). Public through ``burn_torch.compat``."""
+and containers to burn_torch modules (``torch_modules``:
+[`from_torch_module`][burn_torch.interop.torch_modules.from_torch_module], loaded on first use).
+Public through ``burn_torch.compat``."""
 from .state_dict import (BATCH_NORM, LINEAR, NORM, IncompatibleKeys, LayerAdapter, adapter_for,
                          load_torch_state_dict, register_adapter, to_torch_layout,
                          to_torch_state_dict)

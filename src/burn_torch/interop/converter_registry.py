@@ -3,7 +3,7 @@ class, and the pieces converters are built from (loading a torch layer's weights
 burn_torch twin, the error for a setting without a counterpart).
 
 Converter modules (``torch_converters``, ``torch_converters_layers``, ``torch_spatial_modules``)
-register into it at import; :mod:`.torch_modules` imports them all and is the public entry.
+register into it at import; ``.torch_modules`` imports them all and is the public entry.
 """
 from __future__ import annotations
 
@@ -32,7 +32,8 @@ def register_converter(torch_class: type, converter: Converter) -> None:
 
 
 def supported_torch_modules() -> list[str]:
-    """The names of the ``torch.nn`` classes :func:`from_torch_module` converts, sorted."""
+    """The names of the ``torch.nn`` classes
+    [`from_torch_module`][burn_torch.interop.torch_modules.from_torch_module] converts, sorted."""
     return sorted(cls.__name__ for cls in _CONVERTERS)
 
 
@@ -41,8 +42,9 @@ BatchNormRunningVar = Literal["burn", "torch"]
 
 @dataclass(frozen=True)
 class ConversionOptions:
-    """The settings of one :func:`from_torch_module` call, seen by every converter it reaches
-    (nested calls inherit them): the user's class map and the BatchNorm running-variance choice."""
+    """The settings of one [`from_torch_module`][burn_torch.interop.torch_modules.from_torch_module]
+    call, seen by every converter it reaches (nested calls inherit them): the user's class map and
+    the BatchNorm running-variance choice."""
 
     classes: Mapping[type, type] = field(default_factory=dict)
     batch_norm_running_var: BatchNormRunningVar | None = None
@@ -53,7 +55,8 @@ _OPTIONS: contextvars.ContextVar[ConversionOptions] = contextvars.ContextVar(
 
 
 def conversion_options() -> ConversionOptions:
-    """The options of the :func:`from_torch_module` call being converted (for converters)."""
+    """The options of the [`from_torch_module`][burn_torch.interop.torch_modules.from_torch_module]
+    call being converted (for converters)."""
     return _OPTIONS.get()
 
 
@@ -63,7 +66,7 @@ def from_torch_module(module: torch.nn.Module, device: Device,
     """The burn_torch counterpart of ``module`` on ``device``, holding copies of its weights.
 
     Layers become ``burn_torch.nn`` layers (trainable parameters; an autodiff ``device`` gives
-    autodiff parameters), ``Sequential`` a :class:`Sequential`, ``ModuleList`` a list and
+    autodiff parameters), ``Sequential`` a ``Sequential``, ``ModuleList`` a list and
     ``ModuleDict`` a dict.
 
     ``classes`` maps your torch classes (a model, a block with its own ``forward``) to their

@@ -3,26 +3,30 @@ layouts, and load a PyTorch state dict into a module, reporting missing and unex
 ``torch.nn.Module.load_state_dict`` does.
 
 Most layers share names and layouts with PyTorch (a module's dotted parameter paths are the
-state-dict keys). Layers that differ declare a :class:`LayerAdapter`: renamed fields (Burn's
-norm layers call ``weight``/``bias`` ``gamma``/``beta``), fields stored transposed (Burn's
-``Linear.weight`` is ``[d_input, d_output]``, PyTorch's ``[out, in]``), and PyTorch-only
-entries (BatchNorm's ``num_batches_tracked``: written as 0 on export, accepted and ignored on
-import), renamed sub-module paths (a TransformerEncoderLayer's ``mha`` is PyTorch's
-``self_attn``) and fused entries (PyTorch's ``in_proj_weight`` stacks the query, key and value
-weights; an LSTM's ``weight_ih_l0`` stacks its four gates'). Adapters are looked up by the
-module's class (:func:`register_adapter`), then by class name for ``burn_torch.nn`` layers; an
-adapter may also be a function of the module (when the mapping depends on its configuration).
+state-dict keys). Layers that differ declare a
+[`LayerAdapter`][burn_torch.interop.state_dict.LayerAdapter]: renamed fields (Burn's norm layers
+call ``weight``/``bias`` ``gamma``/``beta``), fields stored transposed (Burn's ``Linear.weight`` is
+``[d_input, d_output]``, PyTorch's ``[out, in]``), and PyTorch-only entries (BatchNorm's
+``num_batches_tracked``: written as 0 on export, accepted and ignored on import), renamed sub-module
+paths (a TransformerEncoderLayer's ``mha`` is PyTorch's ``self_attn``) and fused entries (PyTorch's
+``in_proj_weight`` stacks the query, key and value weights; an LSTM's ``weight_ih_l0`` stacks its
+four gates'). Adapters are looked up by the module's class
+([`register_adapter`][burn_torch.interop.state_dict.register_adapter]), then by class name for
+``burn_torch.nn`` layers; an adapter may also be a function of the module (when the mapping depends
+on its configuration).
 """
 from __future__ import annotations
 
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Callable, Mapping, NamedTuple
+from typing import Callable, Mapping, NamedTuple, TypeVar
 
 import torch
 
 from ..autodiff.recorder import wrap
 from ..module import LoadReport, Module, Param, RecordMismatchError, load_record
+
+_M = TypeVar("_M", bound=Module)  # loading returns the caller's module class
 
 
 @dataclass(frozen=True)
@@ -132,7 +136,8 @@ def register_adapter(cls: type, adapter: AdapterSpec) -> None:
 def adapter_for(module: Module) -> LayerAdapter:
     """The adapter of ``module``'s class, found through its class hierarchy (a subclass of
     ``nn.Linear`` loads transposed as ``nn.Linear`` does): the nearest class registered with
-    :func:`register_adapter` or declared by ``burn_torch.nn``; identity for modules of your own.
+    [`register_adapter`][burn_torch.interop.state_dict.register_adapter] or declared by
+    ``burn_torch.nn``; identity for modules of your own.
 
     Raises TypeError for a ``burn_torch.nn`` layer (or a subclass of one) holding parameters
     whose class declares no adapter: its layout is unknown, and guessing PyTorch's could load
@@ -318,16 +323,16 @@ class IncompatibleKeys(NamedTuple):
     unexpected_keys: list[str]
 
 
-def load_torch_state_dict(module: Module, state_dict: Mapping[str, torch.Tensor],
-                          strict: bool = True) -> tuple[Module, IncompatibleKeys]:
+def load_torch_state_dict(module: _M, state_dict: Mapping[str, torch.Tensor],
+                          strict: bool = True) -> tuple[_M, IncompatibleKeys]:
     """Loads a PyTorch state dict; returns ``(loaded module, IncompatibleKeys)``.
 
     Any dense torch tensor loads, contiguous or not, on any device, of any real dtype: the
     values are copied (later changes to the torch tensors do not leak in), converted to Burn's
     layouts and cast to the dtype of the parameter they replace (any real values into a Float
     parameter, integer or bool values into an Int one, bool into a Bool one), then placed as
-    :meth:`Module.load_record` places them (the parameters keep their ids, devices, dtypes and
-    trainability).
+    [`Module.load_record`][burn_torch.module.module.Module.load_record] places them (the parameters
+    keep their ids, devices, dtypes and trainability).
 
     Raises TypeError for an entry that is not a torch tensor, ValueError naming the key for a
     meta, sparse, nested, quantized or complex tensor, and RecordMismatchError, naming torch

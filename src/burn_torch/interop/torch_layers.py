@@ -1,8 +1,8 @@
 """burn_torch modules for ``torch.nn`` structures Burn has no layer for, so that
-:func:`~burn_torch.interop.torch_modules.from_torch_module` can convert them: ``Sequential``
-(a list of layers applied in order), ``Flatten``, ``Identity`` and ``StackedLstm``, ``StackedGru``,
-``StackedRnn`` (multi-layer ``torch.nn.LSTM``/``GRU``/``RNN``: Burn's recurrent layers are one
-layer each).
+[`from_torch_module`][burn_torch.interop.torch_modules.from_torch_module] can convert them:
+``Sequential`` (a list of layers applied in order), ``Flatten``, ``Identity`` and ``StackedLstm``,
+``StackedGru``, ``StackedRnn`` (multi-layer ``torch.nn.LSTM``/``GRU``/``RNN``: Burn's recurrent
+layers are one layer each).
 
 They follow the ``burn_torch.nn`` conventions (modules are values, ``forward`` computes with
 burn_torch ops), and register state-dict adapters so their weights keep PyTorch's names
@@ -103,17 +103,20 @@ class StackedRecurrent(Module):
 
 
 class StackedLstm(StackedRecurrent):
-    """A multi-layer ``torch.nn.LSTM``: a :class:`StackedRecurrent` of ``Lstm`` (or ``BiLstm``)
-    layers; each final state is an ``LstmState``."""
+    """A multi-layer ``torch.nn.LSTM``: a
+    [`StackedRecurrent`][burn_torch.interop.torch_layers.StackedRecurrent] of ``Lstm`` (or
+    ``BiLstm``) layers; each final state is an ``LstmState``."""
 
 
 class StackedGru(StackedRecurrent):
-    """A multi-layer ``torch.nn.GRU``: a :class:`StackedRecurrent` of ``Gru`` (or ``BiGru``)
+    """A multi-layer ``torch.nn.GRU``: a
+    [`StackedRecurrent`][burn_torch.interop.torch_layers.StackedRecurrent] of ``Gru`` (or ``BiGru``)
     layers; each final state is a ``[batch, d_hidden]`` tensor (``[2, ...]`` for ``BiGru``)."""
 
 
 class StackedRnn(StackedRecurrent):
-    """A multi-layer ``torch.nn.RNN``: a :class:`StackedRecurrent` of ``Rnn`` (or ``BiRnn``)
+    """A multi-layer ``torch.nn.RNN``: a
+    [`StackedRecurrent`][burn_torch.interop.torch_layers.StackedRecurrent] of ``Rnn`` (or ``BiRnn``)
     layers; each final state is an ``RnnState``."""
 
 

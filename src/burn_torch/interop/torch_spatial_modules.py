@@ -1,8 +1,8 @@
 """``from_torch_module`` converters for torch's 3-D and transposed convolutions, 1-D and
 adaptive pools, ``Upsample``, ``PixelShuffle``/``PixelUnshuffle``, ``Unfold``/``Fold`` and the
-transformer decoder (registered into :mod:`.converter_registry` when :mod:`.torch_modules` loads).
+transformer decoder (registered into ``.converter_registry`` when ``.torch_modules`` loads).
 
-``torch.nn.Upsample`` does not know the rank of its input; it converts to :class:`Upsample`,
+``torch.nn.Upsample`` does not know the rank of its input; it converts to ``Upsample``,
 which resizes a rank-3 input with ``Interpolate1d`` and a rank-4 one with ``Interpolate2d``.
 A scale factor converts when it gives torch's coordinates: an integer factor, or
 ``recompute_scale_factor=True`` (Burn resizes to ``floor(size * factor)`` and maps coordinates

@@ -1,8 +1,9 @@
 """Zero-copy conversion between torch tensors and burn_torch tensors.
 
 Both directions share storage: writing into one side is visible on the other. burn_torch treats
-its storage as immutable, so mutate only a ``.clone()`` of what :func:`to_torch` returns, and do
-not mutate a torch tensor after handing it to :func:`from_torch`.
+its storage as immutable, so mutate only a ``.clone()`` of what
+[`to_torch`][burn_torch.interop.torch_tensors.to_torch] returns, and do not mutate a torch tensor
+after handing it to [`from_torch`][burn_torch.interop.torch_tensors.from_torch].
 """
 from __future__ import annotations
 

@@ -26,31 +26,33 @@ class AggregateMethods(TensorBase):
         return out
 
     def sum_dims(self, dims: Sequence[int]) -> "Tensor":
-        """:meth:`sum_dim` over each of ``dims`` in turn (each kept with size 1)."""
+        """``sum_dim`` over each of ``dims`` in turn (each kept with size 1)."""
         return self._fold_dims("sum_dim", dims)
 
     def mean_dims(self, dims: Sequence[int]) -> "Tensor":
-        """:meth:`mean_dim` over each of ``dims`` in turn (each kept with size 1)."""
+        """``mean_dim`` over each of ``dims`` in turn (each kept with size 1)."""
         return self._fold_dims("mean_dim", dims)
 
     def prod_dims(self, dims: Sequence[int]) -> "Tensor":
-        """:meth:`prod_dim` over each of ``dims`` in turn (each kept with size 1)."""
+        """``prod_dim`` over each of ``dims`` in turn (each kept with size 1)."""
         return self._fold_dims("prod_dim", dims)
 
     def max_dims(self, dims: Sequence[int]) -> "Tensor":
-        """:meth:`max_dim` over each of ``dims`` in turn (each kept with size 1)."""
+        """``max_dim`` over each of ``dims`` in turn (each kept with size 1)."""
         return self._fold_dims("max_dim", dims)
 
     def min_dims(self, dims: Sequence[int]) -> "Tensor":
-        """:meth:`min_dim` over each of ``dims`` in turn (each kept with size 1)."""
+        """``min_dim`` over each of ``dims`` in turn (each kept with size 1)."""
         return self._fold_dims("min_dim", dims)
 
     def max_abs_dims(self, dims: Sequence[int]) -> "Tensor":
-        """:meth:`max_abs_dim` over each of ``dims`` in turn (each kept with size 1)."""
+        """[`max_abs_dim`][burn_torch.tensor.Tensor.max_abs_dim] over each of ``dims`` in turn (each
+        kept with size 1)."""
         return self._fold_dims("max_abs_dim", dims)
 
     def sum_dims_squeeze(self, dims: Sequence[int]) -> "Tensor":
-        """:meth:`sum_dims`, then those dims removed. ValueError when no dim would remain."""
+        """[`sum_dims`][burn_torch.tensor.Tensor.sum_dims], then those dims removed. ValueError when
+        no dim would remain."""
         dims = [self._dim(d, "dims") for d in dims]
         summed = self.sum_dims(dims)
         return summed.squeeze_dims(dims) if dims else summed

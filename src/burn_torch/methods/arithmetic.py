@@ -245,7 +245,8 @@ class ArithmeticMethods(TensorBase):
         return self.sub(product.mask_where(zero_times_inf, self.mul_scalar(0.0)))
 
     def fmod_scalar(self, value: float) -> "Tensor":
-        """:meth:`fmod` by a Python number (``self`` unchanged for an infinite one)."""
+        """[`fmod`][burn_torch.tensor.Tensor.fmod] by a Python number (``self`` unchanged for an
+        infinite one)."""
         value = float(validate.real("fmod_scalar", "value", value))
         if not self._data.is_floating_point():
             raise TypeError(f"fmod_scalar needs a Float tensor, got {self.kind}; call .float() first")

@@ -20,6 +20,8 @@ from ..autodiff.recorder import apply1, apply2
 from ..dtype import kind_of
 
 if TYPE_CHECKING:
+    from ..autodiff.graph import Node
+    from ..autodiff.strategy import GradientCheckpointingStrategy
     from ..tensor import Tensor
 
 Number = numbers.Number
@@ -29,6 +31,11 @@ class TensorBase:
     """Common base of the method mixins: what every family may assume about ``self``."""
 
     __slots__ = ()
+    # The slots ``Tensor`` declares (see ``tensor.py``), for type checkers: the torch storage, the
+    # autodiff context (None without autodiff) and the node (None when untracked).
+    _data: torch.Tensor
+    _ctx: GradientCheckpointingStrategy | None
+    _node: Node | None
 
     def _dim(self, dim: int, arg: str = "dim") -> int:
         """``dim`` normalised to ``0..rank``; TypeError for a non-int, IndexError out of range
@@ -132,7 +139,7 @@ def operator(op, scalar_op, x: "Tensor", other):
 
 
 def foreign(what: str, other):
-    """Raises :func:`not_a_tensor` for a numpy or torch operand; NotImplemented otherwise."""
+    """Raises ``not_a_tensor`` for a numpy or torch operand; NotImplemented otherwise."""
     if isinstance(other, (np.ndarray, torch.Tensor, np.generic)):
         raise not_a_tensor(what, other)
     return NotImplemented

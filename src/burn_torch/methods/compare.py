@@ -59,27 +59,27 @@ class CompareMethods(TensorBase):
 
     # Burn 0.22 names of the ``*_elem`` comparisons (same contracts).
     def equal_scalar(self, value) -> "Tensor":
-        """Same as :meth:`equal_elem`."""
+        """Same as [`equal_elem`][burn_torch.tensor.Tensor.equal_elem]."""
         return self.equal_elem(value)
 
     def not_equal_scalar(self, value) -> "Tensor":
-        """Same as :meth:`not_equal_elem`."""
+        """Same as ``not_equal_elem``."""
         return self.not_equal_elem(value)
 
     def greater_scalar(self, value) -> "Tensor":
-        """Same as :meth:`greater_elem`."""
+        """Same as ``greater_elem``."""
         return self.greater_elem(value)
 
     def greater_equal_scalar(self, value) -> "Tensor":
-        """Same as :meth:`greater_equal_elem`."""
+        """Same as ``greater_equal_elem``."""
         return self.greater_equal_elem(value)
 
     def lower_scalar(self, value) -> "Tensor":
-        """Same as :meth:`lower_elem`."""
+        """Same as ``lower_elem``."""
         return self.lower_elem(value)
 
     def lower_equal_scalar(self, value) -> "Tensor":
-        """Same as :meth:`lower_equal_elem`."""
+        """Same as ``lower_equal_elem``."""
         return self.lower_equal_elem(value)
 
     # ========================================================================= predicates ====

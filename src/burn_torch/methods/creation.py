@@ -53,7 +53,7 @@ class CreationMethods(TensorBase):
 
     @classmethod
     def from_bool(cls, data, device: Device) -> "Tensor":
-        """A Bool tensor from nested bools or TensorData (same as :meth:`from_bools`)."""
+        """A Bool tensor from nested bools or TensorData (same as ``from_bools``)."""
         return cls.from_data(data, device, Bool)
 
     @classmethod
@@ -85,12 +85,12 @@ class CreationMethods(TensorBase):
     @classmethod
     def triu_mask(cls, shape: Sequence[int], offset: int, device: Device) -> "Tensor":
         """Bool mask, False on and above diagonal ``offset`` of the last two dims (the part
-        :meth:`triu` keeps), True elsewhere; shape ``[1, ..., 1, rows, cols]`` as Burn's."""
+        ``triu`` keeps), True elsewhere; shape ``[1, ..., 1, rows, cols]`` as Burn's."""
         return _tri_mask("triu_mask", shape, offset, device, lambda m: m > 0)
 
     @classmethod
     def tril_mask(cls, shape: Sequence[int], offset: int, device: Device) -> "Tensor":
-        """Bool mask, False on and below diagonal ``offset`` (the part :meth:`tril` keeps),
+        """Bool mask, False on and below diagonal ``offset`` (the part ``tril`` keeps),
         True elsewhere; shape ``[1, ..., 1, rows, cols]``."""
         return _tri_mask("tril_mask", shape, offset, device, lambda m: m < 0)
 

@@ -28,16 +28,19 @@ class DataMethods(TensorBase):
         return TensorData._of(self._data.detach().to("cpu", copy=True))
 
     def into_data(self) -> TensorData:
-        """Same as :meth:`to_data` (Burn's consuming form; the tensor stays usable here)."""
+        """Same as [`to_data`][burn_torch.tensor.Tensor.to_data] (Burn's consuming form; the tensor
+        stays usable here)."""
         return self.to_data()
 
     def try_to_data(self) -> TensorData:
-        """Same as :meth:`to_data`: where Burn returns a ``Result``, this returns the data."""
+        """Same as [`to_data`][burn_torch.tensor.Tensor.to_data]: where Burn returns a ``Result``,
+        this returns the data."""
         return self.to_data()
 
     def try_into_data(self) -> TensorData:
-        """Same as :meth:`to_data`: reading a torch storage cannot fail lazily, so where Burn
-        returns a ``Result`` this returns the data (errors are raised, as everywhere)."""
+        """Same as [`to_data`][burn_torch.tensor.Tensor.to_data]: reading a torch storage cannot
+        fail lazily, so where Burn returns a ``Result`` this returns the data (errors are raised, as
+        everywhere)."""
         return self.to_data()
 
     def to_data_dtype(self, dtype: DType) -> TensorData:
@@ -52,42 +55,50 @@ class DataMethods(TensorBase):
         return self.to_data().try_cast(_dtype("to_data_dtype", dtype))
 
     def into_data_dtype(self, dtype: DType) -> TensorData:
-        """Same as :meth:`to_data_dtype` (Burn's consuming form; the tensor stays usable)."""
+        """Same as [`to_data_dtype`][burn_torch.tensor.Tensor.to_data_dtype] (Burn's consuming form;
+        the tensor stays usable)."""
         return self.to_data_dtype(dtype)
 
     def try_to_data_dtype(self, dtype: DType) -> TensorData:
-        """Same as :meth:`to_data_dtype`, and raises as it does where Burn returns an error."""
+        """Same as [`to_data_dtype`][burn_torch.tensor.Tensor.to_data_dtype], and raises as it does
+        where Burn returns an error."""
         return self.to_data_dtype(dtype)
 
     def try_into_data_dtype(self, dtype: DType) -> TensorData:
-        """Same as :meth:`to_data_dtype`, and raises as it does where Burn returns an error."""
+        """Same as [`to_data_dtype`][burn_torch.tensor.Tensor.to_data_dtype], and raises as it does
+        where Burn returns an error."""
         return self.to_data_dtype(dtype)
 
     def to_data_as(self, element: DType) -> TensorData:
         """Burn's ``to_data_as::<E>()``: the values converted to the element type ``E``, which
-        Python names with its DType (``to_data_as(DType.F64)``); same as :meth:`to_data_dtype`,
-        and raises as it does."""
+        Python names with its DType (``to_data_as(DType.F64)``); same as
+        [`to_data_dtype`][burn_torch.tensor.Tensor.to_data_dtype], and raises as it does."""
         return self.to_data().try_cast(_dtype("to_data_as", element))
 
     def into_data_as(self, element: DType) -> TensorData:
-        """Same as :meth:`to_data_as` (Burn's consuming form; the tensor stays usable)."""
+        """Same as [`to_data_as`][burn_torch.tensor.Tensor.to_data_as] (Burn's consuming form; the
+        tensor stays usable)."""
         return self.to_data_as(element)
 
     def try_to_data_as(self, element: DType) -> TensorData:
-        """Same as :meth:`to_data_as`, and raises as it does where Burn returns an error."""
+        """Same as [`to_data_as`][burn_torch.tensor.Tensor.to_data_as], and raises as it does where
+        Burn returns an error."""
         return self.to_data_as(element)
 
     def try_into_data_as(self, element: DType) -> TensorData:
-        """Same as :meth:`to_data_as`, and raises as it does where Burn returns an error."""
+        """Same as [`to_data_as`][burn_torch.tensor.Tensor.to_data_as], and raises as it does where
+        Burn returns an error."""
         return self.to_data_as(element)
 
     def try_to_vec_as(self, element: DType) -> list:
-        """The values converted to ``element`` (see :meth:`to_data_as`, which raises the same
-        errors) as a flat Python list in row-major order: ``float``, ``int`` or ``bool`` items."""
+        """The values converted to ``element`` (see
+        [`to_data_as`][burn_torch.tensor.Tensor.to_data_as], which raises the same errors) as a flat
+        Python list in row-major order: ``float``, ``int`` or ``bool`` items."""
         return self.to_data_as(element).to_torch().reshape(-1).tolist()
 
     def try_into_vec_as(self, element: DType) -> list:
-        """Same as :meth:`try_to_vec_as` (Burn's consuming form; the tensor stays usable)."""
+        """Same as [`try_to_vec_as`][burn_torch.tensor.Tensor.try_to_vec_as] (Burn's consuming form;
+        the tensor stays usable)."""
         return self.try_to_vec_as(element)
 
     def into_scalar(self):
@@ -97,5 +108,6 @@ class DataMethods(TensorBase):
         return self._data.item()
 
     def try_into_scalar(self):
-        """Same as :meth:`into_scalar` (errors are raised, not returned)."""
+        """Same as [`into_scalar`][burn_torch.tensor.Tensor.into_scalar] (errors are raised, not
+        returned)."""
         return self.into_scalar()

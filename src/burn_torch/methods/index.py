@@ -112,7 +112,7 @@ class IndexMethods(TensorBase):
         """A copy where slice ``i`` of ``values`` along ``dim`` is combined by ``op`` into slice
         ``indices[i]`` (Int, rank 1) of this tensor; ``values`` has this tensor's shape except
         ``len(indices)`` along ``dim``. Gradients follow Burn's rules (see
-        :class:`IndexingUpdateOp`): MIN/MAX give the whole gradient to every side equal to the
+        ``IndexingUpdateOp``): MIN/MAX give the whole gradient to every side equal to the
         result, MUL gives each value the gradient times the entry it scaled."""
         update_operands("select_assign", self, values, op)
         d = self._dim(dim)
@@ -131,7 +131,7 @@ class IndexMethods(TensorBase):
         """A copy where each ``values[i...]`` is combined by ``op`` into the entry at the same
         position except ``indices[i...]`` along ``dim``. ``indices`` (Int) has the shape of
         ``values``, which equals this tensor's except along ``dim``, as Burn requires. Gradients
-        as :meth:`select_assign`."""
+        as [`select_assign`][burn_torch.tensor.Tensor.select_assign]."""
         update_operands("scatter", self, values, op)
         d = self._dim(dim)
         idx = as_index_tensor(indices, self, "scatter")
@@ -158,7 +158,8 @@ class IndexMethods(TensorBase):
     def scatter_nd(self, indices, values: "Tensor", op: IndexingUpdateOp) -> "Tensor":
         """A copy where ``values[m]`` is combined by ``op`` into the slice addressed by row ``m``
         of the Int ``indices`` ``[M, K]`` (leading batch dims allowed); ``values`` has shape
-        ``indices.shape[:-1] + self.shape[K:]``. Gradients as :meth:`select_assign`."""
+        ``indices.shape[:-1] + self.shape[K:]``. Gradients as
+        [`select_assign`][burn_torch.tensor.Tensor.select_assign]."""
         update_operands("scatter_nd", self, values, op)
         place = self._multi_index(indices, "scatter_nd")
         expected = list(place.batch) + self.dims()[place.k:]

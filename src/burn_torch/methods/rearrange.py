@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 
 class PadMode(enum.Enum):
-    """Burn's ``PadMode`` without its value: ``CONSTANT`` (pass the fill value to :meth:`pad`
+    """Burn's ``PadMode`` without its value: ``CONSTANT`` (pass the fill value to ``pad``
     instead of a mode), ``REFLECT`` (mirror without the edge) and ``EDGE`` (repeat the edge)."""
 
     CONSTANT = "constant"
@@ -33,7 +33,7 @@ class RearrangeMethods(TensorBase):
     __slots__ = ()
 
     def t(self) -> "Tensor":
-        """Same as :meth:`transpose` (swaps the last two dims; a rank < 2 tensor is unchanged)."""
+        """Same as ``transpose`` (swaps the last two dims; a rank < 2 tensor is unchanged)."""
         return self.transpose()
 
     def unsqueeze_dims(self, axes: Sequence[int]) -> "Tensor":
@@ -83,8 +83,8 @@ class RearrangeMethods(TensorBase):
         return self.roll([shift], [dim])
 
     def roll(self, shifts: Sequence[int], dims: Sequence[int]) -> "Tensor":
-        """:meth:`roll_dim` for each ``(shifts[i], dims[i])``; shifts of a repeated dim add up.
-        ValueError when the two lists differ in length."""
+        """[`roll_dim`][burn_torch.tensor.Tensor.roll_dim] for each ``(shifts[i], dims[i])``; shifts
+        of a repeated dim add up. ValueError when the two lists differ in length."""
         shifts, dims = list(shifts), list(dims)
         if len(shifts) != len(dims):
             raise ValueError(f"roll: {len(shifts)} shifts for {len(dims)} dims; they must align")

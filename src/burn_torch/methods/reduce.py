@@ -74,7 +74,8 @@ class ReduceMethods(TensorBase):
         return apply1(reduce_ops.PROD, self)
 
     def prod_dim(self, dim: int) -> "Tensor":
-        """Product along ``dim``, keeping it with size 1; gradient as :meth:`prod`."""
+        """Product along ``dim``, keeping it with size 1; gradient as
+        [`prod`][burn_torch.tensor.Tensor.prod]."""
         _not_bool(self, "prod_dim")
         return apply1(reduce_ops.PROD_DIM, self, (self._dim(dim),))
 
@@ -89,7 +90,8 @@ class ReduceMethods(TensorBase):
         return apply1(reduce_ops.MAX, self, (reduce_ops.flat_argmax(self._data),))
 
     def min(self) -> "Tensor":
-        """Minimum of all elements, shape ``[1]``; gradient to the first minimum, as :meth:`max`."""
+        """Minimum of all elements, shape ``[1]``; gradient to the first minimum, as
+        [`max`][burn_torch.tensor.Tensor.max]."""
         _not_bool(self, "min")
         _nonempty(self, "min")
         return apply1(reduce_ops.MIN, self, (reduce_ops.flat_argmin(self._data),))
@@ -109,20 +111,24 @@ class ReduceMethods(TensorBase):
         return apply1(reduce_ops.ARGMIN, self, (dim,))
 
     def max_dim(self, dim: int) -> "Tensor":
-        """Maxima along ``dim`` (kept); the gradient goes to the index :meth:`argmax` returns."""
+        """Maxima along ``dim`` (kept); the gradient goes to the index
+        [`argmax`][burn_torch.tensor.Tensor.argmax] returns."""
         return self.max_dim_with_indices(dim)[0]
 
     def min_dim(self, dim: int) -> "Tensor":
-        """Minima along ``dim`` (kept); the gradient goes to the index :meth:`argmin` returns."""
+        """Minima along ``dim`` (kept); the gradient goes to the index
+        [`argmin`][burn_torch.tensor.Tensor.argmin] returns."""
         return self.min_dim_with_indices(dim)[0]
 
     def max_dim_with_indices(self, dim: int) -> "tuple[Tensor, Tensor]":
-        """``(maxima, first indices of the maxima)`` along ``dim`` (kept); gradient as :meth:`max_dim`."""
+        """``(maxima, first indices of the maxima)`` along ``dim`` (kept); gradient as
+        [`max_dim`][burn_torch.tensor.Tensor.max_dim]."""
         indices = self.argmax(dim)
         return apply1(reduce_ops.MAX_DIM, self, (self._dim(dim), indices._data)), indices
 
     def min_dim_with_indices(self, dim: int) -> "tuple[Tensor, Tensor]":
-        """``(minima, first indices of the minima)`` along ``dim`` (kept); gradient as :meth:`min_dim`."""
+        """``(minima, first indices of the minima)`` along ``dim`` (kept); gradient as
+        [`min_dim`][burn_torch.tensor.Tensor.min_dim]."""
         indices = self.argmin(dim)
         return apply1(reduce_ops.MIN_DIM, self, (self._dim(dim), indices._data)), indices
 
@@ -145,7 +151,8 @@ class ReduceMethods(TensorBase):
         return apply1(reduce_ops.CUMMAX, self, (dim, reduce_ops.cummax_indices(self._data, dim)))
 
     def cummin(self, dim: int) -> "Tensor":
-        """Running minimum along ``dim``; gradient as :meth:`cummax`."""
+        """Running minimum along ``dim``; gradient as
+        [`cummax`][burn_torch.tensor.Tensor.cummax]."""
         _not_bool(self, "cummin")
         dim = self._dim(dim)
         return apply1(reduce_ops.CUMMIN, self, (dim, reduce_ops.cummin_indices(self._data, dim)))
@@ -157,7 +164,8 @@ class ReduceMethods(TensorBase):
         return _sorted(self, dim, False)[0]
 
     def sort_descending(self, dim: int) -> "Tensor":
-        """Values sorted descending along ``dim`` (stable); gradient as :meth:`sort`."""
+        """Values sorted descending along ``dim`` (stable); gradient as
+        [`sort`][burn_torch.tensor.Tensor.sort]."""
         return _sorted(self, dim, True)[0]
 
     def sort_with_indices(self, dim: int) -> "tuple[Tensor, Tensor]":
@@ -221,7 +229,8 @@ class ReduceMethods(TensorBase):
         return self.median_with_indices(dim)[0]
 
     def median_with_indices(self, dim: int) -> "tuple[Tensor, Tensor]":
-        """``(lower medians, their Int indices in self)`` along ``dim`` (kept); see :meth:`median`."""
+        """``(lower medians, their Int indices in self)`` along ``dim`` (kept); see
+        [`median`][burn_torch.tensor.Tensor.median]."""
         require_float(self, "median")
         dim = self._dim(dim)
         _nonempty(self, "median", dim)
@@ -237,9 +246,9 @@ class ReduceMethods(TensorBase):
         return apply1(reduce_ops.ALL, self)
 
     def any_dim(self, dim: int) -> "Tensor":
-        """:meth:`any` along ``dim``, keeping it with size 1."""
+        """[`any`][burn_torch.tensor.Tensor.any] along ``dim``, keeping it with size 1."""
         return apply1(reduce_ops.ANY_DIM, self, (self._dim(dim),))
 
     def all_dim(self, dim: int) -> "Tensor":
-        """:meth:`all` along ``dim``, keeping it with size 1."""
+        """[`all`][burn_torch.tensor.Tensor.all] along ``dim``, keeping it with size 1."""
         return apply1(reduce_ops.ALL_DIM, self, (self._dim(dim),))

@@ -161,10 +161,11 @@ class ShapeMethods(TensorBase):
         return apply1(shape_ops.SLICE, self, self._slice_index(ranges, "slice"))
 
     def slice_assign(self, ranges, values: "Tensor") -> "Tensor":
-        """A copy with the region selected by ``ranges`` (see :meth:`slice`) replaced by
-        ``values``, which must have the region's shape and this tensor's kind (ValueError /
-        TypeError otherwise). Gradients: the overwritten entries get none, ``values`` gets the
-        region's. An empty region returns this tensor unchanged, as Burn does."""
+        """A copy with the region selected by ``ranges`` (see
+        [`slice`][burn_torch.tensor.Tensor.slice]) replaced by ``values``, which must have the
+        region's shape and this tensor's kind (ValueError / TypeError otherwise). Gradients: the
+        overwritten entries get none, ``values`` gets the region's. An empty region returns this
+        tensor unchanged, as Burn does."""
         if not isinstance(values, TensorBase):
             raise TypeError(f"slice_assign: values must be a Tensor, got {validate.type_name(values)}")
         index, flips = self._slice_index(ranges, "slice_assign")
@@ -179,15 +180,15 @@ class ShapeMethods(TensorBase):
         return apply2(shape_ops.SLICE_ASSIGN, self, values, (index, flips))
 
     def slice_fill(self, ranges, value) -> "Tensor":
-        """A copy with the region selected by ``ranges`` (see :meth:`slice`) set to the scalar
-        ``value``; the filled entries get no gradient. TypeError for a float value on an Int
-        tensor."""
+        """A copy with the region selected by ``ranges`` (see
+        [`slice`][burn_torch.tensor.Tensor.slice]) set to the scalar ``value``; the filled entries
+        get no gradient. TypeError for a float value on an Int tensor."""
         index, _ = self._slice_index(ranges, "slice_fill")
         check_scalar("slice_fill", self, value)
         return apply1(shape_ops.SLICE_FILL, self, (index, value))
 
     def slice_dim(self, dim: int, range_) -> "Tensor":
-        """Slices one dim; see :meth:`slice`."""
+        """Slices one dim; see [`slice`][burn_torch.tensor.Tensor.slice]."""
         d = self._dim(dim)
         return self.slice([slice(None)] * d + [range_])
 
@@ -198,8 +199,9 @@ class ShapeMethods(TensorBase):
         gradient is the output's, placed at ``index`` with zeros elsewhere). TypeError for a
         non-int ``dim`` or ``index``, IndexError for either out of range, ValueError on a rank-1
         tensor (Burn has no rank-0 tensors: read the entry with ``slice_dim(0, index)`` and
-        ``into_scalar()``). For a range of entries that keeps the dim, call :meth:`slice_dim` or
-        :meth:`narrow`."""
+        ``into_scalar()``). For a range of entries that keeps the dim, call
+        [`slice_dim`][burn_torch.tensor.Tensor.slice_dim] or
+        [`narrow`][burn_torch.tensor.Tensor.narrow]."""
         d = self._dim(dim)
         size = self._data.shape[d]
         i = validate.integer("select_dim", "index", index)

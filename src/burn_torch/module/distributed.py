@@ -1,7 +1,7 @@
 """``Module.distributed()``: every trainable parameter marked for data-parallel gradient sync."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from ..autodiff.distributed_leaf import mark
 from .param import Param
@@ -9,6 +9,8 @@ from .visitor import ModuleMapper, PathTracker
 
 if TYPE_CHECKING:  # annotations only: this layer sits below Module
     from .module import Module
+
+_M = TypeVar("_M", bound="Module")  # what goes in comes out: the caller's module class
 
 
 class _Distribute(PathTracker, ModuleMapper):
@@ -32,6 +34,6 @@ class _Distribute(PathTracker, ModuleMapper):
         return done
 
 
-def distribute(module: Module) -> Module:
-    """See :meth:`Module.distributed`."""
+def distribute(module: _M) -> _M:
+    """See ``Module.distributed``."""
     return module.map(_Distribute())

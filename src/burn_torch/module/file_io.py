@@ -9,16 +9,16 @@ burn_torch metadata. Files written here carry ``__metadata__``
 loaded module gets back its ParamIds; files from other tools load too (parameters keep their
 ids).
 
-Every save is atomic (:func:`burn_torch.atomic_file.atomic_write`): an interrupted or failed
-save leaves the previous file byte-identical. Every malformed file raises ``ValueError`` whose
-message starts with the file's path and says what is wrong.
+Every save is atomic ([`burn_torch.atomic_file.atomic_write`][burn_torch.atomic_file.atomic_write]):
+an interrupted or failed save leaves the previous file byte-identical. Every malformed file raises
+``ValueError`` whose message starts with the file's path and says what is wrong.
 """
 from __future__ import annotations
 
 import json
 import struct
 from pathlib import Path
-from typing import TYPE_CHECKING, Mapping
+from typing import TYPE_CHECKING, Mapping, TypeVar
 
 import safetensors
 import safetensors.torch
@@ -33,6 +33,8 @@ from .tying import tied_param_error
 
 if TYPE_CHECKING:  # annotations only: this layer sits below Module
     from .module import Module
+
+_M = TypeVar("_M", bound="Module")  # what goes in comes out: the caller's module class
 
 FORMAT = "burn_torch"
 VERSION = "1"
@@ -187,8 +189,9 @@ def save_file(module: Module, path, recorder=None, metadata: "Mapping[str, str] 
 def read_record(path, device: Device | None = None) -> ModuleRecord:
     """The ModuleRecord stored in a safetensors file (ids from burn_torch metadata, if any).
 
-    Raises ValueError naming the file when it is malformed (see :func:`read_safetensors` and
-    the metadata checks of the module docstring).
+    Raises ValueError naming the file when it is malformed (see
+    [`read_safetensors`][burn_torch.module.file_io.read_safetensors] and the metadata checks of the
+    module docstring).
     """
     path = _with_suffix(path)
     tensors, metadata = read_safetensors(path)
@@ -198,8 +201,8 @@ def read_record(path, device: Device | None = None) -> ModuleRecord:
                          for name, t in tensors.items()})
 
 
-def load_file(module: Module, path, recorder=None, device: Device | None = None,
-              strict: bool = True) -> Module:
+def load_file(module: _M, path, recorder=None, device: Device | None = None,
+              strict: bool = True) -> _M:
     """Burn's ``module.load_file(path, &recorder, &device)``: ``module`` holding the record
     ``recorder`` (a file recorder of ``burn_torch.record``) reads from ``path``. Without a
     recorder, reads burn_torch's safetensors file (``load_file(path, device)`` also works).

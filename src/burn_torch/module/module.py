@@ -1,10 +1,12 @@
 """The Module base class: parameters found from attributes, traversed by visitors and mappers.
 
-A module's *children* are its attributes that hold a :class:`Param`, a :class:`TrainingFlag`, a
-nested :class:`Module`, or a list / tuple / dict containing any of them (recursively). Other
-attributes (ints, configs, ``None``) are plain constants; a bare :class:`Tensor` attribute is a
-constant tensor: it follows ``to_device``/``fork``/``valid``/``train`` but is neither visited,
-counted nor recorded (Burn's bare ``Tensor`` field).
+A module's *children* are its attributes that hold a [`Param`][burn_torch.module.param.Param], a
+[`TrainingFlag`][burn_torch.module.param.TrainingFlag], a nested
+[`Module`][burn_torch.module.module.Module], or a list / tuple / dict containing any of them
+(recursively). Other attributes (ints, configs, ``None``) are plain constants; a bare
+[`Tensor`][burn_torch.tensor.Tensor] attribute is a constant tensor: it follows
+``to_device``/``fork``/``valid``/``train`` but is neither visited, counted nor recorded (Burn's bare
+``Tensor`` field).
 
 Modules are values, as in Burn: every transformation (``map``, ``train``, ``valid``, ``fork``,
 ``load_record``, an optimizer step, ...) returns a new module and leaves the original untouched.
@@ -20,7 +22,10 @@ from __future__ import annotations
 
 import copy
 import copyreg
-from typing import Any, Iterator
+import dataclasses
+from typing import Any, Iterator, TypeVar
+
+from typing_extensions import Self, dataclass_transform
 
 from ..device import Device
 from ..dtype import Bool, Float, Int
@@ -287,7 +292,7 @@ class Module:
         """Walks the tree in attribute order, calling the visitor's hooks."""
         _visit(self, visitor, _tracks_paths(visitor, ModuleVisitor))
 
-    def map(self, mapper: ModuleMapper) -> "Module":
+    def map(self, mapper: ModuleMapper) -> Self:
         """Returns a new module whose children are the mapper's replacements."""
         return _map(self, mapper, _tracks_paths(mapper, ModuleMapper))
 
@@ -325,7 +330,7 @@ class Module:
         return out
 
     # -- autodiff transitions -------------------------------------------------------------------
-    def train(self) -> "Module":
+    def train(self) -> Self:
         """The module for training: autodiff on every tensor, trainability and flags restored.
 
         A trainable parameter becomes (or stays, keeping its leaf) a ``require_grad()`` leaf; a
@@ -333,44 +338,46 @@ class Module:
         """
         return self.map(_Train())
 
-    def valid(self) -> "Module":
+    def valid(self) -> Self:
         """The module for inference: no autodiff anywhere, training flags off.
 
         The configuration is kept, so ``valid().train()`` restores what ``train()`` would.
         """
         return self.map(_Valid())
 
-    def no_grad(self) -> "Module":
+    def no_grad(self) -> Self:
         """Freezes every parameter and training flag (kept frozen by later ``train()`` calls)."""
         return self.map(_NoGrad())
 
-    def to_device(self, device: Device) -> "Module":
+    def to_device(self, device: Device) -> Self:
         """Moves every tensor to ``device``.
 
         Tensors keep their own autodiff association; a tracked parameter records a
-        differentiable step, so the result cannot be optimized directly: use :meth:`fork`.
+        differentiable step, so the result cannot be optimized directly: use
+        [`fork`][burn_torch.module.module.Module.fork].
         """
         return self.map(_ToDevice(device))
 
-    def fork(self, device: Device) -> "Module":
+    def fork(self, device: Device) -> Self:
         """Moves every tensor to ``device`` on a fresh graph: trainable leaves stay leaves."""
         return self.map(_Fork(device))
 
-    def clone(self) -> "Module":
+    def clone(self) -> Self:
         """A structural copy sharing the (immutable) parameters."""
         return self.map(ModuleMapper())
 
-    def distributed(self) -> "Module":
+    def distributed(self) -> Self:
         """Marks every ``require_grad()`` parameter distributed under its own ParamId (see
         ``Tensor.set_distributed`` and ``module/distributed.py``); others are left unchanged."""
         return distribute(self)
 
     # -- records and files ----------------------------------------------------------------------
     def into_record(self):
-        """The module's state: a :class:`~burn_torch.module.ModuleRecord` of every parameter."""
+        """The module's state: a [`ModuleRecord`][burn_torch.module.record.ModuleRecord] of every
+        parameter."""
         return _into_record(self)
 
-    def load_record(self, record, strict: bool = True) -> "Module":
+    def load_record(self, record, strict: bool = True) -> Self:
         """Returns this module with the record's values and ids; see ``record.load_record``."""
         return _load_record(self, record, strict)
 
@@ -381,9 +388,11 @@ class Module:
         ``burn_torch.module.file_io.save_file``."""
         return _save_file(self, path, recorder, metadata)
 
-    def load_file(self, path, recorder=None, device: Device | None = None, strict: bool = True) -> "Module":
+    def load_file(self, path, recorder=None, device: Device | None = None,
+                  strict: bool = True) -> Self:
         """Burn's ``load_file(path, &recorder, &device)``: this module holding the file's
-        values; without a recorder, from a file :meth:`save_file` wrote without one. See
+        values; without a recorder, from a file
+        [`save_file`][burn_torch.module.module.Module.save_file] wrote without one. See
         ``burn_torch.module.file_io.load_file``."""
         return _load_file(self, path, recorder, device, strict)
 
@@ -410,6 +419,28 @@ class Module:
             lines.append(f"  {name}: {body}")
         head = f"{type(self).__name__} {{params: {self.num_params()}"
         return head + "}" if not lines else head + "\n" + "\n".join(lines) + "\n}"
+
+
+_ModuleClass = TypeVar("_ModuleClass", bound=type)
+
+
+@dataclass_transform(eq_default=False)
+def module_fields(cls: _ModuleClass) -> _ModuleClass:
+    """Declares a module's fields once, as annotations: the class gets the constructor that takes
+    them in order (positional or by keyword, defaults as written) and stores each as the
+    attribute of that name. Equality stays identity and ``repr`` the module's own::
+
+        @module_fields
+        class LeakyRelu(Module):
+            negative_slope: float
+
+            def forward(self, input: Tensor) -> Tensor:
+                return leaky_relu(input, self.negative_slope)
+
+    Type checkers see the constructor too (``dataclass_transform``). Raises TypeError, as a
+    dataclass does, for a field without a default after one with a default.
+    """
+    return dataclasses.dataclass(eq=False, repr=False, match_args=False)(cls)
 
 
 _NODES = (Module, Param, TrainingFlag, Tensor)  # what makes a container part of the tree

@@ -1,12 +1,12 @@
 """Copying a module under new parameter identities (a target network beside its online one).
 
 ``Module.clone()``, ``copy.deepcopy`` and every transformation keep each parameter's
-:class:`ParamId`, as Burn's ``Module::clone`` does: a copy *is* the same parameters. A second
+``ParamId``, as Burn's ``Module::clone`` does: a copy *is* the same parameters. A second
 network kept inside the trained module (BYOL's and MoCo's target, a DQN target kept beside the
 Q-network) must be other parameters, or gradient extraction and the optimizer refuse the module
 (``TiedParamError``: one id at two paths). Burn has no built-in for this; the Burn way is a
 ``ModuleMapper`` whose ``map_float`` returns ``Param::initialized(ParamId::new(), tensor)``,
-which is what :class:`NewParamIds` is.
+which is what [`NewParamIds`][burn_torch.module.new_ids.NewParamIds] is.
 """
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from .visitor import ModuleMapper
 
 
 class NewParamIds(ModuleMapper):
-    """``module.map(NewParamIds())``: the module with a fresh :class:`ParamId` for every parameter.
+    """``module.map(NewParamIds())``: the module with a fresh ``ParamId`` for every parameter.
 
     Preserves: the values (shared storage), devices, autodiff associations, strategies and each
     parameter's configured trainability. Cuts: the identity, and the graph: a ``require_grad()``

@@ -1,7 +1,7 @@
 """Parameters: identified values a module owns (Burn's ``Param``, ``ParamId`` and ``TrainingFlag``).
 
-A :class:`Param` pairs a stable :class:`ParamId` with a tensor and with its *configured*
-trainability. The configuration is kept apart from the tensor's effective state so that
+A [`Param`][burn_torch.module.param.Param] pairs a stable ``ParamId`` with a tensor and with its
+*configured* trainability. The configuration is kept apart from the tensor's effective state so that
 ``valid()`` (which drops autodiff) and ``train()`` (which restores it) round-trip: a frozen
 parameter stays frozen and a trainable one becomes a ``require_grad()`` leaf again. Params are
 immutable values; every transformation returns a new Param with the same id.
@@ -17,12 +17,12 @@ from ..tensor import Tensor
 
 
 class Param:
-    """A module parameter: a stable :class:`ParamId`, a tensor and a configured trainability.
+    """A module parameter: a stable ``ParamId``, a tensor and a configured trainability.
 
-    ``Param(value)`` (or :meth:`from_tensor`) is trainable: on an autodiff tensor the value
-    becomes a ``require_grad()`` leaf; on a plain tensor the setting is kept and takes effect at
-    ``Module.train()``. Int and Bool parameters are never trainable. Unknown attributes are looked
-    up on the tensor (Burn's ``Deref``), so ``param.dims()`` works.
+    ``Param(value)`` (or [`from_tensor`][burn_torch.module.param.Param.from_tensor]) is trainable:
+    on an autodiff tensor the value becomes a ``require_grad()`` leaf; on a plain tensor the setting
+    is kept and takes effect at ``Module.train()``. Int and Bool parameters are never trainable.
+    Unknown attributes are looked up on the tensor (Burn's ``Deref``), so ``param.dims()`` works.
     """
 
     __slots__ = ("_id", "_value", "_active")
@@ -72,7 +72,7 @@ class Param:
         return self._value
 
     def into_value(self) -> Tensor:
-        """Same as :meth:`val` (Burn consumes the Param)."""
+        """Same as [`val`][burn_torch.module.param.Param.val] (Burn consumes the Param)."""
         return self._value
 
     def consume(self) -> tuple[ParamId, Tensor]:

@@ -1,13 +1,14 @@
 """Module records: a module's parameters as values, and loading them back with checks.
 
-A :class:`ModuleRecord` maps each parameter's dotted path to a :class:`ParamRecord` (its id and
-its tensor, without autodiff). Loading checks names, kinds and shapes *before* anything changes:
-a failed load raises :class:`RecordMismatchError` and leaves the module as it was (modules are
-values: the loaded module is a new one).
+A [`ModuleRecord`][burn_torch.module.record.ModuleRecord] maps each parameter's dotted path to a
+[`ParamRecord`][burn_torch.module.record.ParamRecord] (its id and its tensor, without autodiff).
+Loading checks names, kinds and shapes *before* anything changes: a failed load raises
+[`RecordMismatchError`][burn_torch.module.record.RecordMismatchError] and leaves the module as it
+was (modules are values: the loaded module is a new one).
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterator, Mapping, NamedTuple
+from typing import TYPE_CHECKING, Iterator, Mapping, NamedTuple, TypeVar
 
 from ..autodiff.recorder import wrap
 from ..tensor import Tensor
@@ -16,6 +17,8 @@ from .visitor import ModuleMapper, PathTracker
 
 if TYPE_CHECKING:  # annotations only: this layer sits below Module
     from .module import Module
+
+_M = TypeVar("_M", bound="Module")  # what goes in comes out: the caller's module class
 
 
 class ParamRecord(NamedTuple):
@@ -130,7 +133,7 @@ class _Load(PathTracker, ModuleMapper):
     map_int = map_bool = map_float
 
 
-def load_record(module: Module, record: Mapping, strict: bool = True, what: str = "record") -> Module:
+def load_record(module: _M, record: Mapping, strict: bool = True, what: str = "record") -> _M:
     """Returns ``module`` holding the record's values (and the record's ids, when it has them).
 
     Each loaded tensor goes to the device, dtype and autodiff association of the parameter it

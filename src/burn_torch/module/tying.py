@@ -5,7 +5,7 @@ one ``nn.Parameter`` to two attributes (``decoder.weight = embedding.weight``); 
 here, the optimizer would update the parameter at its first path only (its gradient is taken
 there), and the two paths would drift apart silently. So gradient extraction
 (``GradientsParams.from_grads``) and optimizer steps refuse such a module with
-:class:`TiedParamError`, a ``ValueError`` (the module's structure is a bad value, not an
+``TiedParamError``, a ``ValueError`` (the module's structure is a bad value, not an
 autodiff misuse), naming both paths. The Burn way to tie is to keep the parameter at one path
 and compute both uses from it (e.g. ``x.matmul(self.embedding.weight.val().transpose())`` for
 the output projection).

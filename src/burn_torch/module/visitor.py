@@ -1,6 +1,8 @@
-"""How a module tree is walked: :class:`ModuleVisitor` reads it, :class:`ModuleMapper` rewrites it,
-:class:`PathTracker` gives either the dotted path of the current child. ``Module.visit`` /
-``Module.map`` drive them; records, files and tying are built on them, below ``Module``.
+"""How a module tree is walked: [`ModuleVisitor`][burn_torch.module.visitor.ModuleVisitor] reads it,
+[`ModuleMapper`][burn_torch.module.visitor.ModuleMapper] rewrites it,
+[`PathTracker`][burn_torch.module.visitor.PathTracker] gives either the dotted path of the current
+child. ``Module.visit`` / ``Module.map`` drive them; records, files and tying are built on them,
+below ``Module``.
 """
 from __future__ import annotations
 
@@ -38,10 +40,10 @@ class ModuleVisitor:
 class ModuleMapper:
     """Rewrites a module tree. Override the hooks you need; the defaults return their input.
 
-    Each ``map_*`` hook receives a child and returns its replacement (a :class:`Param` keeps its
-    id when built with ``param.map(...)`` / ``param.set_require_grad(...)``). ``map_constant``
-    receives bare Tensor attributes (constants, not parameters). Path hooks as in
-    :class:`ModuleVisitor`.
+    Each ``map_*`` hook receives a child and returns its replacement (a
+    [`Param`][burn_torch.module.param.Param] keeps its id when built with ``param.map(...)`` /
+    ``param.set_require_grad(...)``). ``map_constant`` receives bare Tensor attributes (constants,
+    not parameters). Path hooks as in [`ModuleVisitor`][burn_torch.module.visitor.ModuleVisitor].
     """
 
     def enter_module(self, name: str, container_type: str) -> None:

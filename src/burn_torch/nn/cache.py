@@ -1,6 +1,6 @@
-"""Burn's inference caches (``burn::nn::cache``): a :class:`TensorCache` keeps the value a
-layer computed at the previous decoding step, so that autoregressive decoding computes only the
-newest position.
+"""Burn's inference caches (``burn::nn::cache``): a [`TensorCache`][burn_torch.nn.cache.TensorCache]
+keeps the value a layer computed at the previous decoding step, so that autoregressive decoding
+computes only the newest position.
 
 ``forward_autoregressive(tensor, dim_cat, func)``: the first call computes ``func(tensor)``;
 later calls compute ``func`` on the last position of ``tensor`` (``[batch, seq, d]``) only and

@@ -2,13 +2,14 @@
 from __future__ import annotations
 
 from ..functional.linalg import cosine_similarity
-from ..module import Config, Module
+from ..module import Config, Module, module_fields
 from ..tensor import Tensor
 from .pairwise_distance import _same_matrices
 
 
 class CosineSimilarityConfig(Config):
-    """Configuration of :class:`CosineSimilarity` (Burn's defaults ``dim=1``, ``eps=1e-8``)."""
+    """Configuration of [`CosineSimilarity`][burn_torch.nn.cosine_similarity.CosineSimilarity]
+    (Burn's defaults ``dim=1``, ``eps=1e-8``)."""
 
     dim: int = 1
     eps: float = 1e-8
@@ -17,14 +18,13 @@ class CosineSimilarityConfig(Config):
         return CosineSimilarity(self.dim, self.eps)
 
 
+@module_fields
 class CosineSimilarity(Module):
     """``forward(x1, x2)``: the cosine similarity of the rows of two ``[batch, features]``
     tensors along ``dim`` (negative counts from the end), that dim removed: ``[batch]``."""
 
-    def __init__(self, dim: int, eps: float) -> None:
-        super().__init__()
-        self.dim = dim
-        self.eps = eps
+    dim: int
+    eps: float
 
     def forward(self, x1: Tensor, x2: Tensor) -> Tensor:
         """ValueError unless both inputs are rank 2 with the same shape."""

@@ -15,7 +15,8 @@ from ..tensor import Tensor
 
 
 class DropoutConfig(Config):
-    """Configuration of :class:`Dropout`: ``prob``, the probability of zeroing an entry."""
+    """Configuration of [`Dropout`][burn_torch.nn.dropout.Dropout]: ``prob``, the probability of
+    zeroing an entry."""
 
     prob: float
 
@@ -41,14 +42,15 @@ class Dropout(Module):
         self.training = TrainingFlag() if training is None else training
 
     def is_active(self, input: Tensor) -> bool:
-        """Whether :meth:`forward` would drop entries of ``input``: in training, on an autodiff
-        tensor, with a non-zero ``prob``."""
+        """Whether [`forward`][burn_torch.nn.dropout.Dropout.forward] would drop entries of
+        ``input``: in training, on an autodiff tensor, with a non-zero ``prob``."""
         return self.training.is_training() and input.is_autodiff() and self.prob != 0.0
 
     def scaled_mask(self, shape: Sequence[int], like: Tensor) -> torch.Tensor:
-        """What :meth:`forward` multiplies an active input of ``shape`` with ``like``'s dtype and
-        device by, drawn from the device's generator as forward draws it: per entry 0 with
-        probability ``prob``, else ``1 / (1 - prob)`` (a torch tensor)."""
+        """What [`forward`][burn_torch.nn.dropout.Dropout.forward] multiplies an active input of
+        ``shape`` with ``like``'s dtype and device by, drawn from the device's generator as forward
+        draws it: per entry 0 with probability ``prob``, else ``1 / (1 - prob)`` (a torch
+        tensor)."""
         keep = 1.0 - self.prob
         d = like._data
         mask = Distribution.bernoulli(keep).sample(shape, d.dtype, d.device, generator(d.device))

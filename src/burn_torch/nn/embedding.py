@@ -3,14 +3,15 @@ from __future__ import annotations
 
 from .. import validate
 from ..device import Device
-from ..module import Config, Module, Param
+from ..module import Config, Module, Param, module_fields
 from ..functional.module_ops.embedding import embedding
 from ..tensor import Tensor
 from .initializer import Initializer
 
 
 class EmbeddingConfig(Config):
-    """Configuration of :class:`Embedding` (Burn's default initializer: ``N(0, 1)``)."""
+    """Configuration of [`Embedding`][burn_torch.nn.embedding.Embedding] (Burn's default
+    initializer: ``N(0, 1)``)."""
 
     n_embedding: int
     d_model: int
@@ -21,12 +22,11 @@ class EmbeddingConfig(Config):
         return Embedding(self.initializer.init([self.n_embedding, self.d_model], device))
 
 
+@module_fields
 class Embedding(Module):
     """Rows of ``weight`` (a Param ``[n_embedding, d_model]``, as ``torch.nn.Embedding``'s)."""
 
-    def __init__(self, weight: Param) -> None:
-        super().__init__()
-        self.weight = weight
+    weight: Param
 
     def forward(self, input: Tensor) -> Tensor:
         """Int indices ``[batch, seq]`` -> ``[batch, seq, d_model]``; the gradient accumulates

@@ -5,12 +5,12 @@ from typing import Sequence
 
 from .. import validate
 from ..functional.module_ops.unfold import fold4d, UnfoldOptions
-from ..module import Config, Module
+from ..module import Config, Module, module_fields
 from ..tensor import Tensor
 
 
 class Fold4dConfig(Config):
-    """Configuration of :class:`Fold4d` (Burn's fields and defaults)."""
+    """Configuration of [`Fold4d`][burn_torch.nn.fold.Fold4d] (Burn's fields and defaults)."""
 
     output_size: Sequence[int]
     kernel_size: Sequence[int]
@@ -24,19 +24,17 @@ class Fold4dConfig(Config):
                       list(self.dilation), list(self.padding))
 
 
+@module_fields
 class Fold4d(Module):
     """Columns ``[batch, channels * k_h * k_w, blocks]`` summed back into ``[batch, channels,
-    *output_size]`` (the adjoint of :class:`Unfold4d`; fields ``output_size``, ``kernel_size``,
+    *output_size]`` (the adjoint of ``Unfold4d``; fields ``output_size``, ``kernel_size``,
     ``stride``, ``dilation``, ``padding``)."""
 
-    def __init__(self, output_size: list[int], kernel_size: list[int], stride: list[int],
-                 dilation: list[int], padding: list[int]) -> None:
-        super().__init__()
-        self.output_size = output_size
-        self.kernel_size = kernel_size
-        self.stride = stride
-        self.dilation = dilation
-        self.padding = padding
+    output_size: list[int]
+    kernel_size: list[int]
+    stride: list[int]
+    dilation: list[int]
+    padding: list[int]
 
     def forward(self, input: Tensor) -> Tensor:
         return fold4d(input, self.output_size, self.kernel_size, UnfoldOptions(

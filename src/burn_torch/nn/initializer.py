@@ -63,7 +63,8 @@ class Initializer:
         return cls("xavier_normal", float(gain))
 
     def init(self, shape: Sequence[int], device: Device, dtype: DType | None = None) -> Param:
-        """A new trainable Param of ``shape``; Kaiming/Xavier need fans: use :meth:`init_with`."""
+        """A new trainable Param of ``shape``; Kaiming/Xavier need fans: use
+        [`init_with`][burn_torch.nn.initializer.Initializer.init_with]."""
         return self.init_with(shape, None, None, device, dtype)
 
     def init_with(self, shape: Sequence[int], fan_in: int | None, fan_out: int | None,

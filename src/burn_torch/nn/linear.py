@@ -5,16 +5,17 @@ import math
 
 from .. import validate
 from ..device import Device
-from ..module import Config, Module, Param
+from ..module import Config, Module, Param, module_fields
 from ..functional.module_ops.linear import linear
 from ..tensor import Tensor
+from .checks import expect_input
 from .initializer import Initializer
 
 
 class LinearConfig(Config):
-    """Configuration of :class:`Linear` (Burn's defaults: bias on, Kaiming-uniform with gain
-    ``1/sqrt(3)``, i.e. ``U(-1/sqrt(d_input), 1/sqrt(d_input))`` for weight and bias, the same
-    distribution as ``torch.nn.Linear``)."""
+    """Configuration of [`Linear`][burn_torch.nn.linear.Linear] (Burn's defaults: bias on,
+    Kaiming-uniform with gain ``1/sqrt(3)``, i.e. ``U(-1/sqrt(d_input), 1/sqrt(d_input))`` for
+    weight and bias, the same distribution as ``torch.nn.Linear``)."""
 
     d_input: int
     d_output: int
@@ -30,6 +31,7 @@ class LinearConfig(Config):
         return Linear(weight, bias)
 
 
+@module_fields
 class Linear(Module):
     """``forward(x) = x @ weight + bias`` over the last dimension of ``x`` (any rank >= 1).
 
@@ -37,13 +39,14 @@ class Linear(Module):
     respect to ``torch.nn.Linear``) and ``bias`` (a Param of shape ``[d_output]``, or None).
     """
 
-    def __init__(self, weight: Param, bias: Param | None = None) -> None:
-        super().__init__()
-        self.weight = weight
-        self.bias = bias
+    weight: Param
+    bias: Param | None = None
 
     def forward(self, input: Tensor) -> Tensor:
-        """``[..., d_input] -> [..., d_output]`` (``burn_torch.module_ops.linear``)."""
+        """``[..., d_input] -> [..., d_output]`` (``burn_torch.module_ops.linear``); ValueError
+        for another last dim."""
+        d_input = self.weight.val()._data.shape[0]
+        expect_input("Linear", input, f"[..., {d_input}] (d_input {d_input})", None, {-1: d_input})
         return linear(input, self.weight.val(), None if self.bias is None else self.bias.val())
 
     def __repr__(self) -> str:

@@ -2,12 +2,13 @@
 from __future__ import annotations
 
 from ..distribution import Distribution
-from ..module import Config, Module
+from ..module import Config, Module, module_fields
 from ..tensor import Tensor
 
 
 class GaussianNoiseConfig(Config):
-    """Configuration of :class:`GaussianNoise`: ``std``, the noise's standard deviation."""
+    """Configuration of [`GaussianNoise`][burn_torch.nn.noise.GaussianNoise]: ``std``, the noise's
+    standard deviation."""
 
     std: float
 
@@ -19,14 +20,13 @@ class GaussianNoiseConfig(Config):
         return GaussianNoise(self.std)
 
 
+@module_fields
 class GaussianNoise(Module):
     """Adds ``N(0, std)`` noise (drawn with the device's generator: see ``Device.seed``) to its
     input on an autodiff device (Burn's test of training) when ``std`` is not 0; returns the
     input unchanged otherwise. The gradient passes through unchanged."""
 
-    def __init__(self, std: float) -> None:
-        super().__init__()
-        self.std = std
+    std: float
 
     def forward(self, input: Tensor) -> Tensor:
         if input.device().is_autodiff() and self.std != 0.0:

@@ -97,7 +97,7 @@ class PaddingConfig3d(_Padding):
     """Padding of a 3-D operator: ``valid()``, ``same()`` or ``explicit(depth, height, width)``
     (Burn's ``Explicit(depth, height, width)``: the same padding on both sides of each dim).
     ``same()`` with an even kernel would pad asymmetrically, which Burn does not support in 3-D:
-    :meth:`symmetric` raises ValueError then."""
+    [`symmetric`][burn_torch.nn.padding.PaddingConfig3d.symmetric] raises ValueError then."""
 
     @classmethod
     def valid(cls) -> "PaddingConfig3d":

@@ -2,12 +2,13 @@
 from __future__ import annotations
 
 from ..functional.linalg import lp_norm
-from ..module import Config, Module
+from ..module import Config, Module, module_fields
 from ..tensor import Tensor
 
 
 class PairwiseDistanceConfig(Config):
-    """Configuration of :class:`PairwiseDistance` (Burn's defaults ``p=2``, ``eps=1e-6``)."""
+    """Configuration of [`PairwiseDistance`][burn_torch.nn.pairwise_distance.PairwiseDistance]
+    (Burn's defaults ``p=2``, ``eps=1e-6``)."""
 
     p: float = 2.0
     eps: float = 1e-6
@@ -16,14 +17,13 @@ class PairwiseDistanceConfig(Config):
         return PairwiseDistance(self.p, self.eps)
 
 
+@module_fields
 class PairwiseDistance(Module):
     """``forward(x1, x2)``: ``||x1 - x2 + eps||_p`` over the features of two ``[batch,
     features]`` tensors: ``[batch]``."""
 
-    def __init__(self, p: float, eps: float) -> None:
-        super().__init__()
-        self.p = p
-        self.eps = eps
+    p: float
+    eps: float
 
     def forward(self, x1: Tensor, x2: Tensor) -> Tensor:
         """ValueError unless both inputs are rank 2 with the same shape."""

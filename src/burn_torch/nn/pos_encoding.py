@@ -9,8 +9,9 @@ import torch
 
 from .. import validate
 from ..device import Device
-from ..module import Config, Module
+from ..module import Config, Module, module_fields
 from ..tensor import Tensor
+from .checks import expect_input
 
 
 def generate_sinusoids(length: int, d_model: int, max_timescale: int, device: Device) -> Tensor:
@@ -31,8 +32,9 @@ def generate_sinusoids(length: int, d_model: int, max_timescale: int, device: De
 
 
 class PositionalEncodingConfig(Config):
-    """Configuration of :class:`PositionalEncoding` (Burn's fields and defaults; ``d_model`` is
-    the only required one, so it comes first positionally as in Burn's ``new(d_model)``)."""
+    """Configuration of [`PositionalEncoding`][burn_torch.nn.pos_encoding.PositionalEncoding]
+    (Burn's fields and defaults; ``d_model`` is the only required one, so it comes first
+    positionally as in Burn's ``new(d_model)``)."""
 
     d_model: int
     max_sequence_size: int = 5000
@@ -45,27 +47,23 @@ class PositionalEncodingConfig(Config):
         return PositionalEncoding(table.unsqueeze(3), self.max_sequence_size, self.max_timescale)
 
 
+@module_fields
 class PositionalEncoding(Module):
     """Adds the sinusoids to ``[batch, seq, d_model]`` (fields ``sinusoids`` ``[1,
     max_sequence_size, d_model]``, ``max_sequence_size``, ``max_timescale``)."""
 
-    def __init__(self, sinusoids: Tensor, max_sequence_size: int, max_timescale: int) -> None:
-        super().__init__()
-        self.sinusoids = sinusoids
-        self.max_sequence_size = max_sequence_size
-        self.max_timescale = max_timescale
+    sinusoids: Tensor
+    max_sequence_size: int
+    max_timescale: int
 
     def forward(self, input: Tensor) -> Tensor:
         """``input + sinusoids[:, :seq]``; ValueError when the sequence is longer than
         ``max_sequence_size`` or ``d_model`` differs."""
-        validate.rank("PositionalEncoding.forward", "input", input, 3, " [batch, seq, d_model]")
-        _, seq, d_model = input.dims()
         _, max_seq, d = self.sinusoids.dims()
+        expect_input("PositionalEncoding", input, f"[batch, seq, {d}] (d_model {d})", 3, {2: d})
+        seq = input._data.shape[1]
         if seq > max_seq:
             raise ValueError(f"max_sequence_size({max_seq}) must be greater or equal than "
                              f"length({seq})")
-        if d_model != d:
-            raise ValueError(f"d_model({d_model}) of the input must be equal to d_model of "
-                             f"encoding({d})")
         table = self.sinusoids.slice([(0, 1), (0, seq)]).cast(input.dtype())
         return input + table

@@ -12,13 +12,14 @@ import torch
 from .. import validate
 from ..autodiff.recorder import apply1
 from ..device import Device
-from ..module import Config, Module
+from ..module import Config, Module, module_fields
 from ..ops import nn as nn_ops
 from ..tensor import Tensor
 
 
 class RotaryEncodingConfig(Config):
-    """Configuration of :class:`RotaryEncoding` (Burn's fields and defaults)."""
+    """Configuration of [`RotaryEncoding`][burn_torch.nn.rope_encoding.RotaryEncoding] (Burn's
+    fields and defaults)."""
 
     max_sequence_length: int
     d_model: int
@@ -31,8 +32,8 @@ class RotaryEncodingConfig(Config):
 
     def init_with_frequency_scaling(self, scaling: Callable[[Tensor], Tensor],
                                     device: Device) -> "RotaryEncoding":
-        """As :meth:`init`, with ``scaling`` applied to the ``[d_model / 2]`` frequencies first
-        (e.g. Llama 3's long-context scaling)."""
+        """As [`init`][burn_torch.nn.rope_encoding.RotaryEncodingConfig.init], with ``scaling``
+        applied to the ``[d_model / 2]`` frequencies first (e.g. Llama 3's long-context scaling)."""
         validate.config_sizes(self, "max_sequence_length", "d_model")
         if self.d_model % 2:
             raise ValueError("The input embedding dimension must be even")
@@ -52,18 +53,17 @@ def _frequencies(start: int, end: int, theta: Tensor) -> Tensor:
     return Tensor.from_data(table, theta.device())
 
 
+@module_fields
 class RotaryEncoding(Module):
     """Rotary positional encoding (fields ``freq_complex`` ``[max_sequence_length, d_model,
     2]``, ``theta`` ``[d_model / 2]``, ``start_offset``)."""
 
-    def __init__(self, freq_complex: Tensor, theta: Tensor, start_offset: int) -> None:
-        super().__init__()
-        self.freq_complex = freq_complex
-        self.theta = theta
-        self.start_offset = start_offset
+    freq_complex: Tensor
+    theta: Tensor
+    start_offset: int
 
     def forward(self, x: Tensor) -> Tensor:
-        """:meth:`apply` from position 0."""
+        """[`apply`][burn_torch.nn.rope_encoding.RotaryEncoding.apply] from position 0."""
         return self.apply(x, 0)
 
     def apply(self, x: Tensor, start: int) -> Tensor:

@@ -5,12 +5,12 @@ from typing import Sequence
 
 from .. import validate
 from ..functional.module_ops.unfold import unfold4d, UnfoldOptions
-from ..module import Config, Module
+from ..module import Config, Module, module_fields
 from ..tensor import Tensor
 
 
 class Unfold4dConfig(Config):
-    """Configuration of :class:`Unfold4d` (Burn's fields and defaults)."""
+    """Configuration of [`Unfold4d`][burn_torch.nn.unfold.Unfold4d] (Burn's fields and defaults)."""
 
     kernel_size: Sequence[int]
     stride: Sequence[int] = (1, 1)
@@ -23,17 +23,15 @@ class Unfold4dConfig(Config):
                         list(self.padding))
 
 
+@module_fields
 class Unfold4d(Module):
     """Sliding blocks of ``[batch, channels, h, w]`` as columns ``[batch, channels * k_h * k_w,
     blocks]`` (fields ``kernel_size``, ``stride``, ``dilation``, ``padding``)."""
 
-    def __init__(self, kernel_size: list[int], stride: list[int], dilation: list[int],
-                 padding: list[int]) -> None:
-        super().__init__()
-        self.kernel_size = kernel_size
-        self.stride = stride
-        self.dilation = dilation
-        self.padding = padding
+    kernel_size: list[int]
+    stride: list[int]
+    dilation: list[int]
+    padding: list[int]
 
     def forward(self, input: Tensor) -> Tensor:
         return unfold4d(input, self.kernel_size, UnfoldOptions(

@@ -109,7 +109,7 @@ class AlongDim(_OnDim):
 
 class Multi:
     """``gather_nd``/``scatter_nd``: each row of an ``[..., K]`` index addresses a slice
-    ``x[i0, ..., iK-1]``; done as an :class:`AlongDim` on dim 0 of ``x`` with its first ``K``
+    ``x[i0, ..., iK-1]``; done as an ``AlongDim`` on dim 0 of ``x`` with its first ``K``
     dims flattened (``flat`` holds the rows' flat positions, ``batch`` the index's leading shape)."""
 
     __slots__ = ("k", "rows", "batch")

@@ -162,3 +162,62 @@ def _qr_rule(g, s):
 
 
 QR = defop("qr", qr_forward, COMPUTE, attrs=("reduced",), vjp=(vjp(_qr_rule, "out", "x_shape"),))
+
+
+# ---- determinant, Burn's linalg::det ----------------------------------------------------------
+# Burn computes it with closed forms up to 3 x 3 and an LU factorisation beyond, all tensor ops,
+# so its gradient is the determinant's derivative, the transposed adjugate, singular matrices
+# included. The rule computes that adjugate from an SVD, exact for every matrix (no inverse).
+# n = 0 (an empty matrix) is not reached: the public function needs n >= 1
+def _det_forward(x):
+    """Burn's closed forms up to 3 x 3 (the same products, in the same order), LAPACK's LU
+    beyond; half precision is computed in F32, as Burn does."""
+    work = x if x.dtype in (torch.float32, torch.float64) else x.float()
+    n = work.shape[-1]
+    if n > 3:
+        return torch.linalg.det(work).to(x.dtype)
+    m = [[work[..., i, j] for j in range(n)] for i in range(n)]
+    if n == 1:
+        out = m[0][0].clone()
+    elif n == 2:
+        out = m[0][0] * m[1][1] - m[0][1] * m[1][0]
+    else:
+        (a, b, c), (d, e, f), (g, h, i) = m
+        out = a * (e * i - f * h) - b * (d * i - f * g) + c * (d * h - e * g)
+    return out.to(x.dtype)
+
+
+def _cofactors(x):
+    """The cofactor matrix (the transposed adjugate) of 1 x 1 to 3 x 3 matrices, from the
+    derivatives of Burn's closed forms."""
+    n = x.shape[-1]
+    if n == 1:
+        return torch.ones_like(x)
+    m = [[x[..., i, j] for j in range(n)] for i in range(n)]
+    if n == 2:
+        (a, b), (c, d) = m
+        rows = [[d, -c], [-b, a]]
+    else:
+        rows = [[m[(i + 1) % 3][(j + 1) % 3] * m[(i + 2) % 3][(j + 2) % 3]
+                 - m[(i + 1) % 3][(j + 2) % 3] * m[(i + 2) % 3][(j + 1) % 3] for j in range(3)]
+                for i in range(3)]
+    return torch.stack([torch.stack(row, -1) for row in rows], -2)
+
+
+def _det_rule(g, s):
+    """``g * adj(x)ᵀ``: up to 3 x 3 the cofactors of Burn's closed forms; beyond, from an SVD
+    ``x = U Σ Vᵀ``, ``adj(x)ᵀ = det(U) det(V) U diag(π) Vᵀ``, ``π_i`` the product of the
+    singular values other than ``σ_i``."""
+    x = s.x if s.x.dtype in (torch.float32, torch.float64) else s.x.float()
+    if x.shape[-1] <= 3:
+        return (_cofactors(x) * g[..., None, None]).to(s.x.dtype)
+    u, sv, vh = torch.linalg.svd(x)
+    ones = sv.new_ones(*sv.shape[:-1], 1)
+    before = torch.cat([ones, sv[..., :-1]], -1).cumprod(-1)
+    after = torch.cat([sv[..., 1:], ones], -1).flip(-1).cumprod(-1).flip(-1)
+    orientation = torch.linalg.det(u) * torch.linalg.det(vh)
+    adjugate_t = torch.matmul(u * (before * after).unsqueeze(-2), vh)
+    return (adjugate_t * (g * orientation)[..., None, None]).to(s.x.dtype)
+
+
+DET = defop("det", _det_forward, COMPUTE, vjp=(vjp(_det_rule, "x"),))

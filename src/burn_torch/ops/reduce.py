@@ -56,7 +56,7 @@ def cummax_indices(x, dim):
 
 
 def cummin_indices(x, dim):
-    """As :func:`cummax_indices`, for the running minimum."""
+    """As ``cummax_indices``, for the running minimum."""
     return torch.cummin(x, dim).indices
 
 

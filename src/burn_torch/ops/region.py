@@ -1,12 +1,12 @@
 """Region gradients: the gradient of a slicing op, zero outside the part it selected.
 
-The rule of ``narrow`` (``split``, ``chunk``) or ``slice`` returns a :class:`Region` — the
+The rule of ``narrow`` (``split``, ``chunk``) or ``slice`` returns a ``Region`` — the
 selected part's gradient and where that part lies in the input — instead of a zero-filled tensor
-of the input's shape. The engine collects an input's regions (:class:`Regions`) until the input's
+of the input's shape. The engine collects an input's regions (``Regions``) until the input's
 own step runs or a whole-tensor gradient joins them, then makes them one dense gradient: pieces
 of one dim that do not overlap (the pieces of a ``split``, the steps of a loop over
 ``x.narrow(1, t, 1)``) are concatenated, the gaps filled with zeros — one ``cat`` kernel, as
-torch's split backward; otherwise the first region is materialised (:meth:`Region.dense`) and
+torch's split backward; otherwise the first region is materialised (``Region.dense``) and
 the others add into their part of it in place. A region arriving after a dense gradient adds into
 it. Splitting a tensor into ``n`` pieces costs one ``cat``, not ``n`` zero-padded tensors and
 ``n - 1`` full-size sums. Regions never leave the engine: hooks and the gradients container see

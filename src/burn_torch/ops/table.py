@@ -1,6 +1,6 @@
 """The op table: every operation declared once, with its forward kernel and its backward rules.
 
-An entry (:class:`OpDef`, declared with :func:`defop`) names
+An entry (``OpDef``, declared with ``defop``) names
 
 * ``forward``: the torch kernel, called as ``forward(*inputs, *attrs)`` (a variadic op gets its
   inputs as one tuple: ``forward(inputs, *attrs)``). An op with ``residuals`` returns
@@ -87,7 +87,7 @@ PASS = Rule(_pass, ())
 class OpDef:
     """One op-table entry (see the module docstring). Read-only once declared.
 
-    ``rules``: per input, the rule's function (:func:`no_gradient` for an input declared
+    ``rules``: per input, the rule's function (``no_gradient`` for an input declared
     ``None``; ``rules`` is None as a whole for fused and non-differentiable ops); ``exact``: see the module docstring; ``needs``: per input, the names its gradient reads; ``differentiable``:
     whether any rule exists; ``Saved``: the record class of its steps' saved values (None when
     its rules read nothing and it has no attrs); ``savers[mask]``: the function that builds that
@@ -190,7 +190,7 @@ OPS: dict[str, OpDef] = {}
 
 
 def defop(name: str, forward: Callable, bound: Bound | None = None, **declaration) -> OpDef:
-    """Declares an op in the table and returns its entry (keywords as :class:`OpDef`).
+    """Declares an op in the table and returns its entry (keywords as ``OpDef``).
 
     Raises ValueError if ``name`` is already declared or the declaration is inconsistent (a rule
     needing a name the op does not have, a differentiable op without a bound, ...).

@@ -1,9 +1,9 @@
 """The op table's tunable kernels: the mechanism behind ``burn_torch.autotune`` (which holds the
 controls, the persistence and the documentation of what is tuned and why).
 
-A :class:`Tunable` is an op's set of interchangeable kernels; calling it with a key runs the
+A ``Tunable`` is an op's set of interchangeable kernels; calling it with a key runs the
 kernel chosen for that key, timing every candidate on the first call's own arguments. Keys hold
-input shapes :func:`anchored` to powers of two. The module globals ``enabled`` (tuning on or off)
+input shapes ``anchored`` to powers of two. The module globals ``enabled`` (tuning on or off)
 and ``TUNABLES`` (every tunable by name) are read and set by ``burn_torch.autotune``, which
 increments ``generation`` whenever a key's kernel may change (switching tuning, clearing or
 loading choices): ``burn_torch.capture`` keys its plans on it (and on torch's deterministic mode,

@@ -47,7 +47,7 @@ class AdaGrad(MultiTensorOptimizer):
 
 
 class AdaGradConfig(Config):
-    """Configuration of :class:`AdaGrad` (Burn's defaults)."""
+    """Configuration of [`AdaGrad`][burn_torch.optim.adagrad.AdaGrad] (Burn's defaults)."""
 
     lr_decay: float = 0.0
     epsilon: float = 1e-5

@@ -37,7 +37,7 @@ def _moments(b1: float, b2: float, grad: torch.Tensor, state) -> dict:
 
 
 def _moments_fused(b1: float, b2: float, grads: list, states: list) -> tuple[list, list, list[int]]:
-    """:func:`_moments` on existing states with multi-tensor kernels: the new first and second
+    """``_moments`` on existing states with multi-tensor kernels: the new first and second
     moments and step counts (``states`` are untouched)."""
     m1 = torch._foreach_mul([s["moment_1"] for s in states], b1)
     torch._foreach_add_(m1, grads, alpha=1.0 - b1)
@@ -99,7 +99,7 @@ class Adam(MultiTensorOptimizer):
 
 
 class AdamConfig(Config):
-    """Configuration of :class:`Adam` (Burn's defaults)."""
+    """Configuration of [`Adam`][burn_torch.optim.adam.Adam] (Burn's defaults)."""
 
     beta_1: float = 0.9
     beta_2: float = 0.999
@@ -164,7 +164,7 @@ class AdamW(MultiTensorOptimizer):
 
 
 class AdamWConfig(Config):
-    """Configuration of :class:`AdamW` (Burn's defaults)."""
+    """Configuration of [`AdamW`][burn_torch.optim.adam.AdamW] (Burn's defaults)."""
 
     beta_1: float = 0.9
     beta_2: float = 0.999

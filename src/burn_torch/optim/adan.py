@@ -63,7 +63,7 @@ class Adan(SimpleOptimizer):
 
 
 class AdanConfig(Config):
-    """Configuration of :class:`Adan` (Burn's fields and defaults)."""
+    """Configuration of [`Adan`][burn_torch.optim.adan.Adan] (Burn's fields and defaults)."""
 
     beta_1: float = 0.98
     beta_2: float = 0.92

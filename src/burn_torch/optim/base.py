@@ -1,5 +1,7 @@
-"""Optimizers over modules: a per-tensor rule (:class:`SimpleOptimizer`) lifted to a module by
-:class:`ModuleOptimizer`, with optional gradient clipping and a per-ParamId state record.
+"""Optimizers over modules: a per-tensor rule
+([`SimpleOptimizer`][burn_torch.optim.base.SimpleOptimizer]) lifted to a module by
+[`ModuleOptimizer`][burn_torch.optim.base.ModuleOptimizer], with optional gradient clipping and a
+per-ParamId state record.
 
 Updates run on the storage tensors (plain torch ops, nothing recorded). A step is a
 transaction: it computes every parameter's new values and every new state (moments, velocities,
@@ -8,15 +10,16 @@ step counts) into new storage, and commits both only when all succeeded. A step 
 state exactly as they were, so retrying it is the same as running it once.
 
 A step walks the module once (a map whose new Params receive their values after the update),
-then updates the parameters of each device and dtype together (:meth:`SimpleOptimizer.step_many`):
-the built-in rules run torch's multi-tensor ``torch._foreach_*`` kernels there, doing the very
-operations of their per-tensor ``step``, so results do not depend on the path taken; their small
-parameters go through those kernels as flat batches, one tensor each (``optim.flat``).
+then updates the parameters of each device and dtype together
+([`SimpleOptimizer.step_many`][burn_torch.optim.base.SimpleOptimizer.step_many]): the built-in rules
+run torch's multi-tensor ``torch._foreach_*`` kernels there, doing the very operations of their
+per-tensor ``step``, so results do not depend on the path taken; their small parameters go through
+those kernels as flat batches, one tensor each (``optim.flat``).
 """
 from __future__ import annotations
 
 import numbers
-from typing import Any, Iterator, Mapping
+from typing import Any, Iterator, Mapping, TypeVar
 
 import torch
 
@@ -29,6 +32,8 @@ from ..tensor import Tensor
 from .clipping import GradientClipping, GradientClippingConfig
 from . import flat
 from .grads import GradientsParams, check_gradient
+
+_M = TypeVar("_M", bound=Module)  # step returns the caller's module class
 
 State = dict[str, Any]
 
@@ -63,11 +68,12 @@ class SimpleOptimizer:
     state (None on its first step) and returns ``(new_param, new_state)``. It must not mutate
     ``param`` or ``grad``. A rule that also leaves ``state`` untouched (returning a new one)
     sets ``mutates_state = False``, as the built-in rules do; for any other rule
-    :class:`ModuleOptimizer` hands ``step`` a copy of the state, so that a failed step can
-    leave the optimizer as it was.
+    [`ModuleOptimizer`][burn_torch.optim.base.ModuleOptimizer] hands ``step`` a copy of the state,
+    so that a failed step can leave the optimizer as it was.
 
-    :class:`ModuleOptimizer` updates the parameters of one device and dtype together through
-    :meth:`step_many`, which runs ``step`` on each unless a rule overrides it.
+    [`ModuleOptimizer`][burn_torch.optim.base.ModuleOptimizer] updates the parameters of one device
+    and dtype together through [`step_many`][burn_torch.optim.base.SimpleOptimizer.step_many], which
+    runs ``step`` on each unless a rule overrides it.
     """
 
     mutates_state: bool = True
@@ -89,13 +95,15 @@ class MultiTensorOptimizer(SimpleOptimizer):
 
     Subclasses write ``step`` (the per-tensor reference, also used for first steps) and
     ``step_fused(lr, params, grads, states)``: the same update for several tensors whose states
-    are all :meth:`fusable`, with ``torch._foreach_*`` kernels doing the very operations ``step``
-    does, so both give the same values.
+    are all [`fusable`][burn_torch.optim.base.MultiTensorOptimizer.fusable], with
+    ``torch._foreach_*`` kernels doing the very operations ``step`` does, so both give the same
+    values.
 
     A rule whose ``step_fused`` is ``elementwise`` (every entry of its results depends only on
     the same entry of the parameter, the gradient and the state's tensors, and on the state's
-    numbers) sets ``elementwise = True``: :class:`ModuleOptimizer` then updates its small
-    parameters as flat batches (see ``burn_torch.optim.flat``), unless it ``mutates_state``.
+    numbers) sets ``elementwise = True``: [`ModuleOptimizer`][burn_torch.optim.base.ModuleOptimizer]
+    then updates its small parameters as flat batches (see ``burn_torch.optim.flat``), unless it
+    ``mutates_state``.
     """
 
     def fusable(self, state: State | None) -> bool:
@@ -164,10 +172,11 @@ class _Gather(ModuleMapper):
     """The mapping half of a step: each Float parameter with a gradient becomes a new Param.
 
     The new Params (same id and trainability) get their values only once the whole step has
-    succeeded (:meth:`ModuleOptimizer._update`); the mapped module is not handed out before
+    succeeded (``ModuleOptimizer._update``); the mapped module is not handed out before
     then. Nothing is checked here beyond what the walk sees cheaply: the first parameter whose
-    gradient does not fit it (:func:`check_gradient`) and the first ParamId met twice are kept
-    in ``bad`` / ``tied`` for :meth:`ModuleOptimizer.step` to report.
+    gradient does not fit it ([`check_gradient`][burn_torch.optim.grads.check_gradient]) and the
+    first ParamId met twice are kept in ``bad`` / ``tied`` for
+    [`ModuleOptimizer.step`][burn_torch.optim.base.ModuleOptimizer.step] to report.
     """
 
     def __init__(self, grads: dict[ParamId, torch.Tensor]) -> None:
@@ -219,7 +228,7 @@ class ModuleOptimizer:
     def has_gradient_clipping(self) -> bool:
         return self.grad_clipping is not None
 
-    def step(self, lr: float, module: Module, grads: GradientsParams) -> Module:
+    def step(self, lr: float, module: _M, grads: GradientsParams) -> _M:
         """One update of ``module`` with learning rate ``lr``; returns the updated module.
 
         A transaction: on any error the module, ``grads`` and this optimizer's state are left
@@ -315,7 +324,7 @@ class ModuleOptimizer:
         return OptimizerRecord(self._all_states())
 
     def into_record(self) -> OptimizerRecord:
-        """Same as :meth:`to_record`."""
+        """Same as [`to_record`][burn_torch.optim.base.ModuleOptimizer.to_record]."""
         return self.to_record()
 
     def load_record(self, record: OptimizerRecord) -> "ModuleOptimizer":

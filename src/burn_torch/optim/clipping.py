@@ -58,8 +58,9 @@ class GradientClipping:
         return grad * coef
 
     def clip_many(self, grads: list[torch.Tensor]) -> list[torch.Tensor]:
-        """:meth:`clip` of each of several tensors of one device and dtype, with torch's
-        multi-tensor kernels and the same operations (so the same values); returns new tensors."""
+        """[`clip`][burn_torch.optim.clipping.GradientClipping.clip] of each of several tensors of
+        one device and dtype, with torch's multi-tensor kernels and the same operations (so the same
+        values); returns new tensors."""
         t = self.threshold
         if self.kind == "value":
             return torch._foreach_clamp_max_(torch._foreach_clamp_min(grads, -t), t)

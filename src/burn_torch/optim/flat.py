@@ -4,12 +4,12 @@ An optimizer step over many small parameters spends its time per tensor: each mu
 kernel of a rule (nine for Adam) handles every parameter separately, at about a microsecond
 each. For a rule whose ``step_fused`` is ``elementwise`` — every entry of its results depends
 only on the same entry of the parameter, the gradient and the state's tensors, and on the
-state's numbers — :class:`~burn_torch.optim.base.ModuleOptimizer` updates the small parameters
-(``FLAT_MAX_NUMEL`` entries at most) whose states hold the same numbers as one flat tensor: the
-same operations on the same entries, so the same values, bit for bit, with one kernel call per
-operation. Their new states stay flat (:class:`FlatStates`) while the next steps update the same
-parameters, so a step copies the parameters and the gradients into flat tensors and the new
-parameters out of one, and nothing else.
+state's numbers — [`ModuleOptimizer`][burn_torch.optim.base.ModuleOptimizer] updates the small
+parameters (``FLAT_MAX_NUMEL`` entries at most) whose states hold the same numbers as one flat
+tensor: the same operations on the same entries, so the same values, bit for bit, with one kernel
+call per operation. Their new states stay flat ([`FlatStates`][burn_torch.optim.flat.FlatStates])
+while the next steps update the same parameters, so a step copies the parameters and the gradients
+into flat tensors and the new parameters out of one, and nothing else.
 """
 from __future__ import annotations
 
@@ -128,7 +128,8 @@ def step(rule, lr: float, ids: list, params: list[torch.Tensor], grads: list[tor
          device: torch.device) -> tuple[list[torch.Tensor], list]:
     """One ``rule.step_many`` over the ``rest`` parameters (states ``rest_states``) and each
     batch of ``found`` as one flat tensor: per index, the new value (each in its own storage)
-    and the new state, for a batch's members their :class:`FlatStates` slot."""
+    and the new state, for a batch's members their [`FlatStates`][burn_torch.optim.flat.FlatStates]
+    slot."""
     flats = [[params[i] for i in indices] for indices, _ in found]
     values, states = rule.step_many(
         lr, [params[i] for i in rest] + [_flatten(ps) for ps in flats],

@@ -48,10 +48,12 @@ class _Select(ModuleVisitor):
 
 
 class GradientsParams:
-    """Gradients keyed by :class:`ParamId`, ready for an optimizer step.
+    """Gradients keyed by ``ParamId``, ready for an optimizer step.
 
-    Entries are tensors without autodiff association. Build it with :meth:`from_grads` (all of a
-    module's parameters), :meth:`from_module` (a sub-module's) or :meth:`from_params` (chosen
+    Entries are tensors without autodiff association. Build it with
+    [`from_grads`][burn_torch.optim.grads.GradientsParams.from_grads] (all of a module's
+    parameters), [`from_module`][burn_torch.optim.grads.GradientsParams.from_module] (a
+    sub-module's) or [`from_params`][burn_torch.optim.grads.GradientsParams.from_params] (chosen
     ids); each *removes* the gradients it takes from the ``Gradients`` container, so a final
     ``from_grads`` catches the rest. Optimizer steps remove the entries they use.
     """

@@ -37,7 +37,7 @@ class LineSearchFn(enum.Enum):
 
 
 class LBFGSConfig(Config):
-    """Configuration of :class:`LBFGS` (Burn's fields and defaults)."""
+    """Configuration of [`LBFGS`][burn_torch.optim.lbfgs.LBFGS] (Burn's fields and defaults)."""
 
     max_iter: int = 20
     history_size: int = 100

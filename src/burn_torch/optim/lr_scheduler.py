@@ -25,7 +25,9 @@ class LrScheduler:
         return {name: getattr(self, name) for name in self._STATE}
 
     def load_record(self, record: dict[str, float]) -> "LrScheduler":
-        """Restores a position from :meth:`to_record`; returns this scheduler."""
+        """Restores a position from
+        [`to_record`][burn_torch.optim.lr_scheduler.LrScheduler.to_record]; returns this
+        scheduler."""
         for name in self._STATE:
             setattr(self, name, record[name])
         return self
@@ -196,7 +198,8 @@ class NoamLrSchedulerConfig(Config):
 
 
 class SchedulerReduction(enum.Enum):
-    """How :class:`ComposedLrScheduler` combines its schedulers' rates (Burn's)."""
+    """How [`ComposedLrScheduler`][burn_torch.optim.lr_scheduler.ComposedLrScheduler] combines its
+    schedulers' rates (Burn's)."""
 
     AVG = "avg"
     SUM = "sum"
@@ -229,8 +232,9 @@ class ComposedLrScheduler(LrScheduler):
 
 
 class ComposedLrSchedulerConfig(Config):
-    """Configuration of :class:`ComposedLrScheduler` (Burn's: schedulers added with
-    ``linear``, ``cosine``, ``exponential``, ``noam``; ``reduction`` defaults to the product)."""
+    """Configuration of [`ComposedLrScheduler`][burn_torch.optim.lr_scheduler.ComposedLrScheduler]
+    (Burn's: schedulers added with ``linear``, ``cosine``, ``exponential``, ``noam``; ``reduction``
+    defaults to the product)."""
 
     schedulers: tuple = ()
     reduction: SchedulerReduction = SchedulerReduction.PROD
@@ -280,8 +284,9 @@ class SequentialLrScheduler(LrScheduler):
 
 
 class SequentialLrSchedulerConfig(Config):
-    """Configuration of :class:`SequentialLrScheduler` (Burn's: one milestone fewer than
-    schedulers, milestones positive and strictly increasing)."""
+    """Configuration of
+    [`SequentialLrScheduler`][burn_torch.optim.lr_scheduler.SequentialLrScheduler] (Burn's: one
+    milestone fewer than schedulers, milestones positive and strictly increasing)."""
 
     schedulers: tuple
     milestones: tuple

@@ -85,7 +85,7 @@ class Muon(SimpleOptimizer):
 
 
 class MuonConfig(Config):
-    """Configuration of :class:`Muon` (Burn's fields and defaults)."""
+    """Configuration of [`Muon`][burn_torch.optim.muon.Muon] (Burn's fields and defaults)."""
 
     weight_decay: WeightDecayConfig | None = None
     momentum: MomentumConfig = MomentumConfig(momentum=0.95, dampening=0.0, nesterov=True)

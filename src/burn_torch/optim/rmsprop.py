@@ -80,7 +80,7 @@ class RmsProp(MultiTensorOptimizer):
 
 
 class RmsPropConfig(Config):
-    """Configuration of :class:`RmsProp` (Burn's defaults)."""
+    """Configuration of [`RmsProp`][burn_torch.optim.rmsprop.RmsProp] (Burn's defaults)."""
 
     alpha: float = 0.99
     momentum: float = 0.9

@@ -15,7 +15,7 @@ from .clipping import GradientClippingConfig
 
 
 class MomentumConfig(Config):
-    """Momentum of :class:`Sgd` (Burn's defaults)."""
+    """Momentum of [`Sgd`][burn_torch.optim.sgd.Sgd] (Burn's defaults)."""
 
     momentum: float = 0.9
     dampening: float = 0.1
@@ -63,7 +63,8 @@ class Sgd(MultiTensorOptimizer):
 
 
 class SgdConfig(Config):
-    """Configuration of :class:`Sgd` (Burn's field names: note ``gradient_clipping``)."""
+    """Configuration of [`Sgd`][burn_torch.optim.sgd.Sgd] (Burn's field names: note
+    ``gradient_clipping``)."""
 
     weight_decay: WeightDecayConfig | None = None
     momentum: MomentumConfig | None = None

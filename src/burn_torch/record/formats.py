@@ -6,25 +6,18 @@ A record here is Burn's ``BurnRecord`` as plain values: ``{"metadata": {...}, "i
 is a byte string. MessagePack stores byte strings as they are; JSON writes them as arrays of
 numbers, as ``serde_json`` writes Burn's ``Bytes``, and reading turns them back.
 
-Each ``parse`` raises :class:`FormatError` for bytes that are not a complete value of its
-encoding (truncated, corrupt, another format).
+Each ``parse`` raises [`FormatError`][burn_torch.record.formats.FormatError] for bytes that are not
+a complete value of its encoding (truncated, corrupt, another format).
 """
 from __future__ import annotations
 
 import gzip
-import importlib
 import json
 import zlib
 
+import msgpack
+
 from . import serde
-
-
-def _msgpack():
-    """The ``msgpack`` module, imported on first use (``import burn_torch`` does not need it)."""
-    try:
-        return importlib.import_module("msgpack")
-    except ImportError:
-        raise ImportError("burn_torch's recorders encode records with msgpack: pip install msgpack") from None
 
 
 class FormatError(ValueError):
@@ -47,10 +40,9 @@ class MessagePack(Format):
     name = "MessagePack"
 
     def dump(self, value) -> bytes:
-        return _msgpack().packb(value, use_bin_type=True)
+        return msgpack.packb(value, use_bin_type=True)
 
     def parse(self, raw: bytes):
-        msgpack = _msgpack()
         try:
             return msgpack.unpackb(raw, raw=False, strict_map_key=False)
         except (ValueError, TypeError, msgpack.ExtraData, msgpack.FormatError, msgpack.StackError) as e:

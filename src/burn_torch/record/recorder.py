@@ -4,7 +4,7 @@ bytes, in Burn's encodings and precision settings.
 Every recorder writes Burn's ``BurnRecord``: ``{"metadata": {"float", "int", "format",
 "version", "settings"}, "item": <record>}`` (read from burn-core 0.21's ``record/recorder.rs``),
 where a module record is a map of field names (a list for numbered children) down to Burn's
-``ParamSerde`` parameters (see :mod:`.serde`), floats and ints stored in the precision of the
+``ParamSerde`` parameters (see ``.serde``), floats and ints stored in the precision of the
 recorder's settings. burn_torch adds a top-level ``"burn_torch"`` map holding a SHA-256 of the
 item, which Burn ignores and which makes a damaged file fail to load instead of loading wrong
 values.
@@ -23,8 +23,12 @@ atomically and durably; ``load(path, device)``):
 
 Bytes recorders (``record(record) -> bytes``; ``load(data, device)``): ``BinBytesRecorder``,
 ``NamedMpkBytesRecorder``. Burn's aliases are functions returning a recorder:
-:func:`DefaultRecorder`, :func:`CompactRecorder`, :func:`SensitiveCompactRecorder`,
-:func:`NoStdTrainingRecorder`, :func:`NoStdInferenceRecorder`, :func:`DebugRecordSettings`.
+[`DefaultRecorder`][burn_torch.record.recorder.DefaultRecorder],
+[`CompactRecorder`][burn_torch.record.recorder.CompactRecorder],
+[`SensitiveCompactRecorder`][burn_torch.record.recorder.SensitiveCompactRecorder],
+[`NoStdTrainingRecorder`][burn_torch.record.recorder.NoStdTrainingRecorder],
+[`NoStdInferenceRecorder`][burn_torch.record.recorder.NoStdInferenceRecorder],
+[`DebugRecordSettings`][burn_torch.record.recorder.DebugRecordSettings].
 
 Differs from Burn:
 
@@ -36,9 +40,9 @@ Differs from Burn:
   scheduler's own record structs. A Rust program can read module records written here, not
   optimizer or scheduler ones.
 
-Loading raises :class:`RecordError` naming the file (or "the bytes") when it is missing,
-truncated, damaged (the checksum) or written by another recorder; nothing is returned then, so
-nothing is loaded partially.
+Loading raises [`RecordError`][burn_torch.record.recorder.RecordError] naming the file (or "the
+bytes") when it is missing, truncated, damaged (the checksum) or written by another recorder;
+nothing is returned then, so nothing is loaded partially.
 """
 from __future__ import annotations
 
@@ -69,7 +73,8 @@ class RecordError(ValueError):
 
 class Recorder:
     """Encodes records in one format and precision (Burn's ``Recorder``): the shared part of
-    :class:`FileRecorder` and :class:`BytesRecorder`."""
+    [`FileRecorder`][burn_torch.record.recorder.FileRecorder] and
+    [`BytesRecorder`][burn_torch.record.recorder.BytesRecorder]."""
 
     format_name = "Recorder"
     rust_module = "file"       # burn_core::record::<module> in the metadata's format name
@@ -101,8 +106,9 @@ class Recorder:
 
     def from_bytes(self, raw: bytes, where: str, device: Device | None = None,
                    record_type: type | None = None):
-        """The record in ``raw`` (see :meth:`FileRecorder.load`); RecordError naming ``where``
-        when ``raw`` is not a complete, undamaged record of this recorder."""
+        """The record in ``raw`` (see
+        [`FileRecorder.load`][burn_torch.record.recorder.FileRecorder.load]); RecordError naming
+        ``where`` when ``raw`` is not a complete, undamaged record of this recorder."""
         try:
             top = self.encoding.parse(raw)
         except FormatError as e:
@@ -281,12 +287,14 @@ class BytesRecorder(Recorder):
     rust_module = "memory"
 
     def record(self, record: Any) -> bytes:
-        """``record`` encoded (see :meth:`Recorder.to_bytes`)."""
+        """``record`` encoded (see
+        [`Recorder.to_bytes`][burn_torch.record.recorder.Recorder.to_bytes])."""
         return self.to_bytes(record)
 
     def load(self, data: bytes, device: Device | None = None, record_type: type | None = None):
-        """The record in ``data`` (see :meth:`FileRecorder.load`); RecordError when ``data``
-        is not a complete, undamaged record of this recorder."""
+        """The record in ``data`` (see
+        [`FileRecorder.load`][burn_torch.record.recorder.FileRecorder.load]); RecordError when
+        ``data`` is not a complete, undamaged record of this recorder."""
         if not isinstance(data, (bytes, bytearray, memoryview)):
             raise TypeError(f"{type(self).__name__}.load reads bytes, got {type(data).__name__}")
         return self.from_bytes(bytes(data), "the bytes", device, record_type)
@@ -299,7 +307,8 @@ class NamedMpkFileRecorder(FileRecorder):
 
 
 class NamedMpkGzFileRecorder(FileRecorder):
-    """As :class:`NamedMpkFileRecorder`, gzip-compressed (``.mpk.gz``)."""
+    """As [`NamedMpkFileRecorder`][burn_torch.record.recorder.NamedMpkFileRecorder], gzip-compressed
+    (``.mpk.gz``)."""
 
     format_name, extension, encoding = "NamedMpkGzFileRecorder", "mpk.gz", Gzip(MSGPACK)
 
@@ -311,7 +320,8 @@ class BinFileRecorder(FileRecorder):
 
 
 class BinGzFileRecorder(FileRecorder):
-    """As :class:`BinFileRecorder`, gzip-compressed (``.bin.gz``)."""
+    """As [`BinFileRecorder`][burn_torch.record.recorder.BinFileRecorder], gzip-compressed
+    (``.bin.gz``)."""
 
     format_name, extension, encoding = "BinGzFileRecorder", "bin.gz", Gzip(MSGPACK)
 

@@ -2,34 +2,38 @@
 remapping, filtering, layout adapters and partial loading, reporting what happened.
 
 ``store.save_into(module)`` writes; ``module, result = store.load_from(module)`` returns the
-loaded module (modules are values) and an :class:`ApplyResult` (``applied``, ``skipped``,
-``missing``, ``unused``, ``errors``). Loading raises :class:`StoreError` (its ``.result`` says
-why) and leaves nothing changed when a tensor does not fit its parameter, or when parameters
-are missing without ``allow_partial(True)``.
+loaded module (modules are values) and an [`ApplyResult`][burn_torch.record.store.ApplyResult]
+(``applied``, ``skipped``, ``missing``, ``unused``, ``errors``). Loading raises
+[`StoreError`][burn_torch.record.store.StoreError] (its ``.result`` says why) and leaves nothing
+changed when a tensor does not fit its parameter, or when parameters are missing without
+``allow_partial(True)``.
 
-* :class:`BurnpackStore` (``.bpk``): Burn's native format as burn-store 0.21 documents it
-  (``burnpack/base.rs``): a 10-byte header (u32 LE magic ``0x4255524E``, u16 version 1, u32
-  metadata length), CBOR metadata ``{"tensors": {path: {"dtype", "shape", "data_offsets",
-  "param_id"}}, "metadata": {..}}``, then the tensor bytes, the data section and each tensor
-  256-byte aligned. Parameter ids round-trip.
-* :class:`SafetensorsStore`: the safetensors format through the ``safetensors`` library.
-* :class:`PytorchStore`: reads ``torch.save`` files with ``torch.load(weights_only=True)`` (no
-  code is unpickled); read-only, as Burn's; PyTorch layouts are always adapted.
+* [`BurnpackStore`][burn_torch.record.store.BurnpackStore] (``.bpk``): Burn's native format as
+  burn-store 0.21 documents it (``burnpack/base.rs``): a 10-byte header (u32 LE magic
+  ``0x4255524E``, u16 version 1, u32 metadata length), CBOR metadata ``{"tensors": {path: {"dtype",
+  "shape", "data_offsets", "param_id"}}, "metadata": {..}}``, then the tensor bytes, the data
+  section and each tensor 256-byte aligned. Parameter ids round-trip.
+* [`SafetensorsStore`][burn_torch.record.store.SafetensorsStore]: the safetensors format through the
+  ``safetensors`` library.
+* [`PytorchStore`][burn_torch.record.store.PytorchStore]: reads ``torch.save`` files with
+  ``torch.load(weights_only=True)`` (no code is unpickled); read-only, as Burn's; PyTorch layouts
+  are always adapted.
 
-Adapters: :class:`PyTorchToBurnAdapter` (loading PyTorch-named, PyTorch-laid-out tensors:
-``Linear`` weights transposed, norms' ``weight``/``bias`` to ``gamma``/``beta``, ...; the rules
-of ``burn_torch.compat``'s state-dict interop), :class:`BurnToPyTorchAdapter` (saving for
-PyTorch), :class:`HalfPrecisionAdapter` (floats stored as f16).
+Adapters: [`PyTorchToBurnAdapter`][burn_torch.record.store.PyTorchToBurnAdapter] (loading
+PyTorch-named, PyTorch-laid-out tensors: ``Linear`` weights transposed, norms' ``weight``/``bias``
+to ``gamma``/``beta``, ...; the rules of ``burn_torch.compat``'s state-dict interop),
+[`BurnToPyTorchAdapter`][burn_torch.record.store.BurnToPyTorchAdapter] (saving for PyTorch),
+[`HalfPrecisionAdapter`][burn_torch.record.store.HalfPrecisionAdapter] (floats stored as f16).
 """
 from __future__ import annotations
 
-import importlib
 import os
 import pickle
 import re
 import struct
 from dataclasses import dataclass, field
 from pathlib import Path
+import cbor2
 import safetensors
 import safetensors.torch
 import torch
@@ -251,14 +255,6 @@ class _Store:
 BURNPACK_MAGIC, BURNPACK_VERSION, ALIGN = 0x4255524E, 1, 256
 
 
-def _cbor2():
-    """The ``cbor2`` module, imported on first use (only Burnpack files need it)."""
-    try:
-        return importlib.import_module("cbor2")
-    except ImportError:
-        raise ImportError("BurnpackStore reads and writes CBOR metadata with cbor2: pip install cbor2") from None
-
-
 class BurnpackStore(_Store):
     """Burn's native ``.bpk`` format (see the module docstring); keeps ParamIds."""
 
@@ -280,7 +276,7 @@ class BurnpackStore(_Store):
         meta = {"tensors": descriptors}
         if metadata:
             meta["metadata"] = metadata
-        meta_bytes = _cbor2().dumps(meta)
+        meta_bytes = cbor2.dumps(meta)
         header = struct.pack("<IHI", BURNPACK_MAGIC, BURNPACK_VERSION, len(meta_bytes))
         data_start = -(-(len(header) + len(meta_bytes)) // ALIGN) * ALIGN
         out = bytearray(header + meta_bytes)
@@ -299,7 +295,6 @@ class BurnpackStore(_Store):
             raise StoreError(f"{self.path}: not a burnpack file (bad magic number)")
         if version != BURNPACK_VERSION:
             raise StoreError(f"{self.path}: burnpack version {version} is not supported")
-        cbor2 = _cbor2()
         try:
             meta = cbor2.loads(raw[10:10 + size])
             data_start = -(-(10 + size) // ALIGN) * ALIGN

@@ -1,17 +1,18 @@
 """Burn's rules are the spec: the points where Burn's gradient rule differs from torch autograd's.
 
-:data:`BURN_RULES` is the one table of those differences. Each row names the burn_torch op-table
+``BURN_RULES`` is the one table of those differences. Each row names the burn_torch op-table
 entries it concerns, the point where the rules differ, what Burn does and what torch does, and
 its *twin*: a torch function with Burn's rule at that point (a ``torch.autograd.Function``
 written from the row, not from the op table). The kit uses the twins in two places:
 
-* the op-table oracle (:func:`~burn_torch.testing.oracle.torch_oracle_mode`) runs the twin
-  instead of the entry's kernel, so torch autograd gives Burn's gradient there: correct Burn
+* the op-table oracle ([`torch_oracle_mode`][burn_torch.testing.oracle.torch_oracle_mode]) runs the
+  twin instead of the entry's kernel, so torch autograd gives Burn's gradient there: correct Burn
   code passes and a rule that follows torch at that point fails;
-* in the independent reference (:func:`~burn_torch.testing.assert_matches_torch`), a torch
-  function written by the user follows torch's rules; where the inputs hit a row's point, write
-  the torch side with :data:`twins` (``twins.max(x)``, ``twins.leaky_relu(x, 0.01)``,
-  ``twins.scatter_reduce(x, dim, index, values, "amax")``).
+* in the independent reference
+  ([`assert_matches_torch`][burn_torch.testing.reference.assert_matches_torch]), a torch function
+  written by the user follows torch's rules; where the inputs hit a row's point, write the torch
+  side with ``twins`` (``twins.max(x)``, ``twins.leaky_relu(x, 0.01)``, ``twins.scatter_reduce(x,
+  dim, index, values, "amax")``).
 
 Every row is checked against the engine by ``tests/test_testing_kit_rules.py`` (Burn's value
 passes, torch's value is what plain torch autograd gives) and listed in the migration guide
@@ -34,7 +35,7 @@ class BurnRule:
 
     ``id``: a stable name; ``ops``: the op-table entries concerned; ``point``: where; ``burn``
     and ``torch``: each library's gradient there; ``twin``: the torch function with Burn's rule
-    (its name in :data:`twins`); ``derivative``: whether Burn's gradient there is a one-sided
+    (its name in ``twins``); ``derivative``: whether Burn's gradient there is a one-sided
     derivative of the function (finite differences cannot contradict it; otherwise pass
     ``numeric=False`` to checks whose inputs hit the point)."""
 
@@ -80,7 +81,8 @@ def max(x: torch.Tensor) -> torch.Tensor:  # noqa: A001 - Burn's name
 
 
 def min(x: torch.Tensor) -> torch.Tensor:  # noqa: A001 - Burn's name
-    """Minimum of all elements, shape ``[1]``; the gradient to the first minimum (as :func:`max`)."""
+    """Minimum of all elements, shape ``[1]``; the gradient to the first minimum (as
+    [`max`][burn_torch.testing.burn_rules.max])."""
     return _first(x, False)
 
 

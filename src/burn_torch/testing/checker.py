@@ -1,5 +1,6 @@
-"""The checks with a pytest session's options as defaults: :class:`Checker`, what the
-``burn_check`` fixture of the pytest plugin (:mod:`burn_torch_pytest`) returns.
+"""The checks with a pytest session's options as defaults:
+[`Checker`][burn_torch.testing.checker.Checker], what the ``burn_check`` fixture of the pytest
+plugin (``burn_torch_pytest``) returns.
 """
 from __future__ import annotations
 
@@ -46,7 +47,7 @@ class Checker:
 
     @classmethod
     def from_options(cls, strategies: str, tolerance_scale: float, seed: int) -> "Checker":
-        """The checker of a ``--burn-torch-strategies`` value (a key of :data:`STRATEGIES`), a
+        """The checker of a ``--burn-torch-strategies`` value (a key of ``STRATEGIES``), a
         tolerance factor and a seed."""
         return cls(STRATEGIES[strategies], tolerance_scale, seed)
 
@@ -62,17 +63,20 @@ class Checker:
         return kwargs
 
     def matches_torch(self, burn_fn: Callable, torch_fn: Callable, *inputs, **kwargs) -> GradCheck:
-        """:func:`~burn_torch.testing.assert_matches_torch` with the session's defaults."""
+        """[`assert_matches_torch`][burn_torch.testing.reference.assert_matches_torch] with the
+        session's defaults."""
         __tracebackhide__ = True
         return assert_matches_torch(burn_fn, torch_fn, *inputs, **self._defaults(inputs, kwargs))
 
     def module_matches_torch(self, burn_module, torch_module, *inputs, **kwargs) -> GradCheck:
-        """:func:`~burn_torch.testing.assert_module_matches_torch` with the session's defaults."""
+        """[`assert_module_matches_torch`][burn_torch.testing.reference.assert_module_matches_torch]
+        with the session's defaults."""
         __tracebackhide__ = True
         return assert_module_matches_torch(burn_module, torch_module, *inputs,
                                            **self._defaults(inputs, kwargs))
 
     def grads_match_torch(self, fn: Callable, *inputs, **kwargs) -> GradCheck:
-        """:func:`~burn_torch.testing.assert_grads_match_torch` with the session's defaults."""
+        """[`assert_grads_match_torch`][burn_torch.testing.grads.assert_grads_match_torch] with the
+        session's defaults."""
         __tracebackhide__ = True
         return assert_grads_match_torch(fn, *inputs, **self._defaults(inputs, kwargs))

@@ -1,4 +1,5 @@
-"""Which op-table entries the tests property-test: the :func:`covers` registry."""
+"""Which op-table entries the tests property-test: the
+[`covers`][burn_torch.testing.coverage.covers] registry."""
 from __future__ import annotations
 
 from typing import Callable, TypeVar

@@ -1,12 +1,14 @@
 """The op-table oracle: burn_torch gradients against torch autograd over the same kernels, and
 against finite differences.
 
-Both checks run the function under Burn semantics (:mod:`burn_torch.testing.runs`: the loss, the
-backward pass, both checkpointing strategies). :func:`assert_grads_match_torch` replays the same
+Both checks run the function under Burn semantics
+([`burn_torch.testing.runs`][burn_torch.testing.runs]: the loss, the backward pass, both
+checkpointing strategies).
+[`assert_grads_match_torch`][burn_torch.testing.grads.assert_grads_match_torch] replays the same
 function in torch-oracle mode; it checks the op table's *backward rules* against its own forward
-kernels, cheaply and for any burn_torch code, but a wrong forward kernel, wrong Burn semantics or
-a wrong composite pass it: :func:`~burn_torch.testing.assert_matches_torch` (the independent
-reference) catches those.
+kernels, cheaply and for any burn_torch code, but a wrong forward kernel, wrong Burn semantics or a
+wrong composite pass it: [`assert_matches_torch`][burn_torch.testing.reference.assert_matches_torch]
+(the independent reference) catches those.
 """
 from __future__ import annotations
 
@@ -86,7 +88,8 @@ def numeric_mismatch(fn: Callable, inputs: list[Input], base, loss: str, seed: i
     float64 copies of the arguments and that run's gradients are checked. Skipped (with a note)
     when an output of the float64 run is not float64 (the function rounds through a lower
     precision). ``jacobian``: the full-Jacobian check
-    (:func:`~burn_torch.testing.numeric.jacobian_mismatch`) instead of the directional one."""
+    ([`jacobian_mismatch`][burn_torch.testing.numeric.jacobian_mismatch]) instead of the directional
+    one."""
     if is_low_precision(inputs) or any(o.to_torch().dtype in LOW_PRECISION for o in base.outputs):
         inputs = widened(inputs)
         base = burn_run(fn, inputs, loss, seed, failures, names)
@@ -112,14 +115,15 @@ def assert_grads_match_torch(fn: Callable, *inputs, rtol: float | None = None,
     ``fn`` is written once against the burn_torch Tensor API and returns a Tensor or a tuple of
     Tensors. It runs under Burn semantics once per checkpointing strategy in ``strategies``
     (DISABLED and BALANCED by default; their outputs and gradients must be bit-equal; ``()``
-    runs the arguments as given) and once in torch-oracle mode (:func:`torch_oracle_mode`, with
-    the twins of Burn's table where ``burn_rules``), with ``torch.autograd.grad`` of the same
-    loss as the reference. A gradient one side does not produce is reported "missing" unless the
-    other side's is all zeros. Tolerances default by dtype (``report.DEFAULT_TOLERANCES``).
-    For float32, float16 and bfloat16 arguments the oracle also runs on float64 copies: a value
-    outside the tolerances passes when burn_torch is at most ``slack`` times as far from that
-    float64 truth as torch (2 by default: in float16/bfloat16 two correct kernels' rounding
-    errors differ by that much; 1 asks for "at least as close" strictly).
+    runs the arguments as given) and once in torch-oracle mode
+    ([`torch_oracle_mode`][burn_torch.testing.oracle.torch_oracle_mode], with the twins of Burn's
+    table where ``burn_rules``), with ``torch.autograd.grad`` of the same loss as the reference. A
+    gradient one side does not produce is reported "missing" unless the other side's is all zeros.
+    Tolerances default by dtype (``report.DEFAULT_TOLERANCES``). For float32, float16 and bfloat16
+    arguments the oracle also runs on float64 copies: a value outside the tolerances passes when
+    burn_torch is at most ``slack`` times as far from that float64 truth as torch (2 by default: in
+    float16/bfloat16 two correct kernels' rounding errors differ by that much; 1 asks for "at least
+    as close" strictly).
 
     Also asserts: output storages carry no torch graph, tracked outputs have an autodiff
     association, intermediates do not retain gradients, gradients carry no autodiff
@@ -127,22 +131,21 @@ def assert_grads_match_torch(fn: Callable, *inputs, rtol: float | None = None,
     of ``require_grad()`` leaves.
 
     ``numeric=True`` also checks the gradients against the loss itself, in float64 whatever the
-    arguments' dtype (:func:`numeric_mismatch`; settings ``fd``, a
-    :class:`~burn_torch.testing.numeric.FiniteDifferences`: step 1e-6 relative to
-    ``max(1, |x|)``, rtol 1e-6, atol 1e-8 plus the loss's rounding error). At non-smooth points
-    (ties, kinks, jumps: the one-sided differences disagree) the check is inconclusive and a note
-    says so (``GradCheck.notes``). Pass ``numeric=False`` in functions that cut the graph on
-    purpose (``detach``...) and where Burn's rule is not a derivative (rows of Burn's table
-    with ``numeric=False``: scatter ties, MUL with repeated indices). ``jacobian=True`` replaces
-    the directional difference by the full Jacobian, entry by entry (as
-    ``torch.autograd.gradcheck``; one backward per output element and two runs per input
-    element: small inputs only).
+    arguments' dtype ([`numeric_mismatch`][burn_torch.testing.grads.numeric_mismatch]; settings
+    ``fd``, a [`FiniteDifferences`][burn_torch.testing.numeric.FiniteDifferences]: step 1e-6
+    relative to ``max(1, |x|)``, rtol 1e-6, atol 1e-8 plus the loss's rounding error). At non-smooth
+    points (ties, kinks, jumps: the one-sided differences disagree) the check is inconclusive and a
+    note says so (``GradCheck.notes``). Pass ``numeric=False`` in functions that cut the graph on
+    purpose (``detach``...) and where Burn's rule is not a derivative (rows of Burn's table with
+    ``numeric=False``: scatter ties, MUL with repeated indices). ``jacobian=True`` replaces the
+    directional difference by the full Jacobian, entry by entry (as ``torch.autograd.gradcheck``;
+    one backward per output element and two runs per input element: small inputs only).
 
     Reports name arguments by ``fn``'s parameter names (or ``names``) and, when a gradient
     differs, the first recorded op whose rule disagrees with torch autograd of its own kernel
-    (:mod:`burn_torch.testing.localise`). Returns a :class:`GradCheck`. Raises AssertionError
-    listing every mismatch; ValueError for an unknown ``loss`` or a tracked intermediate
-    argument.
+    ([`burn_torch.testing.localise`][burn_torch.testing.localise]). Returns a
+    [`GradCheck`][burn_torch.testing.grads.GradCheck]. Raises AssertionError listing every mismatch;
+    ValueError for an unknown ``loss`` or a tracked intermediate argument.
     """
     __tracebackhide__ = True  # pytest shows the caller's line, not the kit's
     prepared = prepare_all(inputs)
@@ -183,8 +186,9 @@ def assert_grads_match_torch(fn: Callable, *inputs, rtol: float | None = None,
 
 
 def _compare(what, got, ref, truth, rtol, atol, slack) -> str | None:
-    """:func:`difference` for float64 (no truth), :func:`truth_difference` when a truth is given
-    and the plain comparison fails."""
+    """[`difference`][burn_torch.testing.report.difference] for float64 (no truth),
+    [`truth_difference`][burn_torch.testing.report.truth_difference] when a truth is given and the
+    plain comparison fails."""
     line = difference(what, got, ref, rtol, atol, "torch")
     if line is None or truth is None or not got.is_floating_point():
         return line
@@ -197,13 +201,14 @@ def check_grads_numerically(fn: Callable, *inputs, eps: float = EPS, rtol: float
                             names: Sequence[str] | None = None) -> GradCheck:
     """Asserts every leaf argument's burn_torch gradient equals float64 central finite
     differences ``(L(x + eps) - L(x - eps)) / (2 eps)`` of the same loss (module docstring),
-    element by element (:func:`burn_torch.testing.numeric.partial_derivatives`).
+    element by element
+    ([`burn_torch.testing.numeric.partial_derivatives`][burn_torch.testing.numeric.partial_derivatives]).
 
     Float arguments (and given leaves' values) are converted to float64. The loss for the
     differences sums every Float output, tracked or not (a non-differentiable Float op is
     locally constant). Costs two runs of ``fn`` per leaf element: keep inputs small. Returns a
-    :class:`GradCheck`; raises AssertionError with the per-leaf report as
-    :func:`assert_grads_match_torch` does.
+    [`GradCheck`][burn_torch.testing.grads.GradCheck]; raises AssertionError with the per-leaf
+    report as [`assert_grads_match_torch`][burn_torch.testing.grads.assert_grads_match_torch] does.
     """
     __tracebackhide__ = True  # pytest shows the caller's line, not the kit's
     prepared = prepare_all(inputs, float64=True)

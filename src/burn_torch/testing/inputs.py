@@ -3,8 +3,9 @@ its result into a list of output tensors.
 
 Float numpy arrays, float torch tensors and nested lists of floats become tracked leaves
 (``Tensor.from_data(x, Device.cpu().autodiff()).require_grad()``); Int and Bool values become
-constants on that autodiff device; :class:`Const` marks a float constant; burn_torch Tensors are
-taken as they are (a ``require_grad()`` leaf is a leaf, an untracked tensor a constant).
+constants on that autodiff device; [`Const`][burn_torch.testing.inputs.Const] marks a float
+constant; burn_torch Tensors are taken as they are (a ``require_grad()`` leaf is a leaf, an
+untracked tensor a constant).
 """
 from __future__ import annotations
 
@@ -54,7 +55,8 @@ def as_storage(value) -> torch.Tensor:
 
 
 def prepare(value, float64: bool = False) -> Input:
-    """Turns one argument into an :class:`Input` (see the module docstring).
+    """Turns one argument into an [`Input`][burn_torch.testing.inputs.Input] (see the module
+    docstring).
 
     ``float64``: float values (also the values of a given leaf) are converted to float64, as a
     new leaf on the given tensor's device. Raises ValueError for a tracked intermediate tensor
@@ -84,7 +86,7 @@ def prepare(value, float64: bool = False) -> Input:
 
 
 def prepare_all(values, float64: bool = False) -> list[Input]:
-    """:func:`prepare` for every argument."""
+    """[`prepare`][burn_torch.testing.inputs.prepare] for every argument."""
     return [prepare(v, float64) for v in values]
 
 

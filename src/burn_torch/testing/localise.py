@@ -1,13 +1,14 @@
 """Localising a wrong gradient: the first recorded op whose backward rule disagrees with torch
 autograd of its own forward kernel.
 
-:func:`first_disagreeing_step` runs the checked function once more with every op-table entry's
-kernel wrapped by a logger that keeps the op, its input storages, its attrs and the user's
-source line (as debug mode does, :mod:`burn_torch.autodiff.debug`). Then, op by op in recording
-order, it compares one vector-Jacobian product per differentiable op: burn_torch's rule (the op
-re-applied through the recorder on fresh leaves, then ``backward``) against
-``torch.autograd.grad`` of the kernel (or of its twin in Burn's table) for a random cotangent.
-Only runs when a gradient already differs: its cost does not matter on the passing path.
+[`first_disagreeing_step`][burn_torch.testing.localise.first_disagreeing_step] runs the checked
+function once more with every op-table entry's kernel wrapped by a logger that keeps the op, its
+input storages, its attrs and the user's source line (as debug mode does,
+``burn_torch.autodiff.debug``). Then, op by op in recording order, it compares one vector-Jacobian
+product per differentiable op: burn_torch's rule (the op re-applied through the recorder on fresh
+leaves, then ``backward``) against ``torch.autograd.grad`` of the kernel (or of its twin in Burn's
+table) for a random cotangent. Only runs when a gradient already differs: its cost does not matter
+on the passing path.
 """
 from __future__ import annotations
 

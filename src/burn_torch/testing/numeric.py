@@ -1,10 +1,11 @@
 """Finite differences of a checked loss: float64 central differences along a direction.
 
-The loss ``L`` is the one the Burn run differentiates (see :mod:`burn_torch.testing.grads`):
-``sum_i (out_i * W_i).sum()`` over the Float outputs, summed in float64. Here it is evaluated on
-untracked copies of the leaves (nothing is recorded), over every Float output, tracked or not (a
-non-differentiable Float op is locally constant). A direction maps ``id(leaf tensor)`` to a step
-of the leaf's shape; leaves it does not name stay where they are.
+The loss ``L`` is the one the Burn run differentiates (see
+[`burn_torch.testing.grads`][burn_torch.testing.grads]): ``sum_i (out_i * W_i).sum()`` over the
+Float outputs, summed in float64. Here it is evaluated on untracked copies of the leaves (nothing is
+recorded), over every Float output, tracked or not (a non-differentiable Float op is locally
+constant). A direction maps ``id(leaf tensor)`` to a step of the leaf's shape; leaves it does not
+name stay where they are.
 
 Steps are relative for large magnitudes: the random direction's entry for ``x_j`` is scaled by
 ``max(1, |x_j|)``, so ``x + 1e6`` is differenced with a step that still changes it. The
@@ -209,13 +210,14 @@ def directional_mismatch(fn: Callable, inputs: list[Input], weights: Weights, gr
                          notes: list[str] | None = None) -> str | None:
     """Compares ``sum <grad_i, v_i>`` (``grads``: burn_torch's gradient per argument, None where
     absent) with the central difference of ``L`` along a random direction ``v`` of all leaves
-    (:func:`random_direction`): two runs of ``fn`` when they agree. Returns None when they agree,
-    when there is no leaf, or when the loss is not finite near x; at a non-smooth point (the
-    one-sided differences disagree, see the module docstring) the comparison is inconclusive:
-    None, and a line saying so is appended to ``notes``. Otherwise one line with both numbers,
-    naming the leaves that disagree on their own part of ``v`` (more runs, only on failure).
-    ``eps``: a step, or the full :class:`FiniteDifferences` settings (a plain step keeps the
-    absolute direction)."""
+    ([`random_direction`][burn_torch.testing.numeric.random_direction]): two runs of ``fn`` when
+    they agree. Returns None when they agree, when there is no leaf, or when the loss is not finite
+    near x; at a non-smooth point (the one-sided differences disagree, see the module docstring) the
+    comparison is inconclusive: None, and a line saying so is appended to ``notes``. Otherwise one
+    line with both numbers, naming the leaves that disagree on their own part of ``v`` (more runs,
+    only on failure). ``eps``: a step, or the full
+    [`FiniteDifferences`][burn_torch.testing.numeric.FiniteDifferences] settings (a plain step keeps
+    the absolute direction)."""
     fd = eps if isinstance(eps, FiniteDifferences) else FiniteDifferences(step=eps, relative=False)
     direction = random_direction(inputs, seed, fd.relative)
     if not direction:

@@ -1,15 +1,16 @@
 """Torch-oracle mode: burn_torch's own op table executed under real torch autograd.
 
 burn_torch switches torch autograd off around every forward kernel (``recorder._set_grad``,
-``kernel._set_grad``). Inside :func:`torch_oracle_mode` that switch does nothing and torch autograd is on, so a function run on
-tensors whose storages require grad builds a torch graph through exactly the kernels burn_torch
-runs; ``torch.autograd.grad`` on the output storages is then the reference for the op table's
-backward rules. Where Burn cuts a graph without running a kernel (``detach``,
-``without_autodiff``/``inner``, ``set_require_grad(False)``) the mode cuts the storage's torch
-graph too. Where Burn's gradient rule differs from torch's (:mod:`burn_torch.testing.burn_rules`)
-the mode runs the row's twin instead of the entry's kernel (``burn_rules=False`` keeps the
-kernels, and torch's rules there). The normal hot path is untouched: the mode patches module and class attributes and
-restores them on exit, also when the body raises. It changes process-wide state: use it in
+``kernel._set_grad``). Inside [`torch_oracle_mode`][burn_torch.testing.oracle.torch_oracle_mode]
+that switch does nothing and torch autograd is on, so a function run on tensors whose storages
+require grad builds a torch graph through exactly the kernels burn_torch runs;
+``torch.autograd.grad`` on the output storages is then the reference for the op table's backward
+rules. Where Burn cuts a graph without running a kernel (``detach``, ``without_autodiff``/``inner``,
+``set_require_grad(False)``) the mode cuts the storage's torch graph too. Where Burn's gradient rule
+differs from torch's ([`burn_torch.testing.burn_rules`][burn_torch.testing.burn_rules]) the mode
+runs the row's twin instead of the entry's kernel (``burn_rules=False`` keeps the kernels, and
+torch's rules there). The normal hot path is untouched: the mode patches module and class attributes
+and restores them on exit, also when the body raises. It changes process-wide state: use it in
 tests, not while other threads run burn_torch code.
 """
 from __future__ import annotations

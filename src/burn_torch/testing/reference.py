@@ -3,18 +3,19 @@
 
 What each mode catches:
 
-* :func:`assert_matches_torch` / :func:`assert_module_matches_torch` (this module) compare with
-  code that shares nothing with burn_torch but the inputs: they catch wrong backward rules,
-  wrong forward kernels, wrong Burn semantics (rounding, Int division, a ``[]`` for a ``[1]``
-  shape, which tied index wins) and mistakes in the user's composite (a softmax over the wrong
-  dim, a wrong scale, a stray ``detach``), and, with both checkpointing strategies, recompute
-  bugs. They need a torch twin of the code under test, and the twin follows torch's rules:
-  where the inputs hit a point of Burn's table (:mod:`burn_torch.testing.burn_rules`), write it
-  with :data:`~burn_torch.testing.burn_rules.twins`.
-* :func:`~burn_torch.testing.assert_grads_match_torch` (the op-table oracle) replays the *same*
-  function through the same kernels under torch autograd: no twin to write, Burn's table
-  applied automatically, and it localises the op whose rule is wrong; it checks backward rules
-  only (a wrong kernel or a wrong composite passes it).
+* [`assert_matches_torch`][burn_torch.testing.reference.assert_matches_torch] /
+  [`assert_module_matches_torch`][burn_torch.testing.reference.assert_module_matches_torch] (this
+  module) compare with code that shares nothing with burn_torch but the inputs: they catch wrong
+  backward rules, wrong forward kernels, wrong Burn semantics (rounding, Int division, a ``[]`` for
+  a ``[1]`` shape, which tied index wins) and mistakes in the user's composite (a softmax over the
+  wrong dim, a wrong scale, a stray ``detach``), and, with both checkpointing strategies, recompute
+  bugs. They need a torch twin of the code under test, and the twin follows torch's rules: where the
+  inputs hit a point of Burn's table
+  ([`burn_torch.testing.burn_rules`][burn_torch.testing.burn_rules]), write it with ``twins``.
+* [`assert_grads_match_torch`][burn_torch.testing.grads.assert_grads_match_torch] (the op-table
+  oracle) replays the *same* function through the same kernels under torch autograd: no twin to
+  write, Burn's table applied automatically, and it localises the op whose rule is wrong; it checks
+  backward rules only (a wrong kernel or a wrong composite passes it).
 """
 from __future__ import annotations
 
@@ -88,13 +89,15 @@ def _torch_run(torch_fn: Callable, inputs: list[Input], weights, float64: bool =
     return [o.detach() for o in outs], per_input, list(found)
 
 
-#: With ``numeric=None``, :func:`assert_matches_torch` runs the finite-difference check on one
-#: call in this many (chosen by the input values, :func:`sampled`).
+#: With ``numeric=None``,
+#: [`assert_matches_torch`][burn_torch.testing.reference.assert_matches_torch] runs the
+#: finite-difference check on one call in this many (chosen by the input values,
+#: [`sampled`][burn_torch.testing.reference.sampled]).
 NUMERIC_EVERY = 4
 
 
 def sampled(inputs: list[Input]) -> bool:
-    """Whether the values of ``inputs`` are among the one in :data:`NUMERIC_EVERY` that get the
+    """Whether the values of ``inputs`` are among the one in ``NUMERIC_EVERY`` that get the
     sampled checks: a CRC-32 of their bytes (the same in every process, unlike ``hash``)."""
     crc = 0
     for inp in inputs:
@@ -124,29 +127,31 @@ def assert_matches_torch(burn_fn: Callable, torch_fn: Callable, *inputs,
     user's ``torch_fn`` (torch tensors in, a torch tensor or tuple out; plain torch,
     ``torch.nn.functional``, a ``torch.nn.Module`` call) computes on the same inputs: every
     output (shape, dtype, values) and every leaf argument's gradient of the same loss (the
-    module docstring of :mod:`burn_torch.testing.runs`), torch's side under real torch autograd.
+    module docstring of [`burn_torch.testing.runs`][burn_torch.testing.runs]), torch's side under
+    real torch autograd.
 
-    Inputs are prepared as for :func:`~burn_torch.testing.assert_grads_match_torch` (float
-    arrays become leaves, :class:`~burn_torch.testing.Const` constants). ``burn_fn`` runs under
-    each strategy in ``strategies`` (DISABLED and BALANCED; bit-equal results required; ``()``
-    runs the arguments as given). Floats compare within rtol/atol (defaults by dtype), equal
-    infinities are equal and NaN positions must match. For float32/float16/bfloat16 inputs
-    ``torch_fn`` also runs on float64 copies: a value outside the tolerances passes when
-    burn_torch's worst error against that float64 truth is at most ``slack`` times torch's (2 by
-    default: two correct float16 kernels' rounding errors differ by that much). A
-    gradient one side does not produce is reported "missing" (zeros on the other side pass).
-    ``numeric``: the float64 finite-difference check of :func:`numeric_mismatch` too (the full
-    Jacobian, entry by entry, with ``jacobian=True``): ``True`` on every call, ``False`` never,
-    ``None`` (the default) on the calls whose input values :func:`sampled` picks, one in
-    :data:`NUMERIC_EVERY`. Against an independent torch twin the finite difference catches a bug
-    only when the twin has the same bug (no row of docs/testing-kit-mutations.md needs it), so by
-    default it samples: the pick depends on the values alone, so a given input is always checked
-    the same way (a hypothesis failure replays and shrinks).
+    Inputs are prepared as for
+    [`assert_grads_match_torch`][burn_torch.testing.grads.assert_grads_match_torch] (float arrays
+    become leaves, [`Const`][burn_torch.testing.inputs.Const] constants). ``burn_fn`` runs under
+    each strategy in ``strategies`` (DISABLED and BALANCED; bit-equal results required; ``()`` runs
+    the arguments as given). Floats compare within rtol/atol (defaults by dtype), equal infinities
+    are equal and NaN positions must match. For float32/float16/bfloat16 inputs ``torch_fn`` also
+    runs on float64 copies: a value outside the tolerances passes when burn_torch's worst error
+    against that float64 truth is at most ``slack`` times torch's (2 by default: two correct float16
+    kernels' rounding errors differ by that much). A gradient one side does not produce is reported
+    "missing" (zeros on the other side pass). ``numeric``: the float64 finite-difference check of
+    [`numeric_mismatch`][burn_torch.testing.grads.numeric_mismatch] too (the full Jacobian, entry by
+    entry, with ``jacobian=True``): ``True`` on every call, ``False`` never, ``None`` (the default)
+    on the calls whose input values [`sampled`][burn_torch.testing.reference.sampled] picks, one in
+    ``NUMERIC_EVERY``. Against an independent torch twin the finite difference catches a bug only
+    when the twin has the same bug (no row of docs/testing-kit-mutations.md needs it), so by default
+    it samples: the pick depends on the values alone, so a given input is always checked the same
+    way (a hypothesis failure replays and shrinks).
 
     Reports name arguments by ``burn_fn``'s parameters (or ``names``) and, where a gradient
     differs and ``localise``, the first op whose rule disagrees with torch autograd (when none
     does, the difference is in a forward kernel, in Burn semantics or in the composite).
-    Returns a :class:`~burn_torch.testing.GradCheck`; raises AssertionError listing every
+    Returns a [`GradCheck`][burn_torch.testing.grads.GradCheck]; raises AssertionError listing every
     mismatch, TypeError when ``torch_fn`` returns something other than torch tensors.
     """
     __tracebackhide__ = True  # pytest shows the caller's line, not the kit's
@@ -207,17 +212,19 @@ def assert_module_matches_torch(burn_module: Module, torch_module: torch.nn.Modu
                                 load_weights: bool = True) -> GradCheck:
     """Asserts a burn_torch module computes what a ``torch.nn.Module`` computes: with
     ``load_weights`` the torch module's ``state_dict()`` is first loaded into ``burn_module``
-    through the state-dict adapters (:func:`burn_torch.interop.load_torch_state_dict`, strict),
-    then ``burn_module.forward(*inputs)`` and ``torch_module(*inputs)`` are compared: outputs,
-    every leaf input's gradient and every parameter's gradient, the latter mapped to torch's
-    names and layouts (:func:`burn_torch.interop.to_torch_layout`) and reported under torch's
-    parameter names (``encoder.layers.0.linear1.weight``). Runs under each strategy in
-    ``strategies`` (the module forked onto each; bit-equal results required), torch in its
-    current train/eval mode. Float64 truth for lower precisions as :func:`assert_matches_torch`
-    (``slack``).
+    through the state-dict adapters
+    ([`burn_torch.interop.load_torch_state_dict`][burn_torch.interop.state_dict.load_torch_state_dict],
+    strict), then ``burn_module.forward(*inputs)`` and ``torch_module(*inputs)`` are compared:
+    outputs, every leaf input's gradient and every parameter's gradient, the latter mapped to
+    torch's names and layouts
+    ([`burn_torch.interop.to_torch_layout`][burn_torch.interop.state_dict.to_torch_layout]) and
+    reported under torch's parameter names (``encoder.layers.0.linear1.weight``). Runs under each
+    strategy in ``strategies`` (the module forked onto each; bit-equal results required), torch in
+    its current train/eval mode. Float64 truth for lower precisions as
+    [`assert_matches_torch`][burn_torch.testing.reference.assert_matches_torch] (``slack``).
 
-    Returns a :class:`~burn_torch.testing.GradCheck` (the first strategy's outputs and input
-    gradients; parameter gradients are not in it). Raises AssertionError listing every
+    Returns a [`GradCheck`][burn_torch.testing.grads.GradCheck] (the first strategy's outputs and
+    input gradients; parameter gradients are not in it). Raises AssertionError listing every
     mismatch; RecordMismatchError when the weights do not load.
     """
     __tracebackhide__ = True  # pytest shows the caller's line, not the kit's

@@ -105,7 +105,8 @@ def truth_difference(what: str, got: torch.Tensor, ref: torch.Tensor, truth: tor
     dtype's tolerances of ``truth`` (a float64 run) element by element, or when its worst error
     ``max|got - truth|`` is at most ``slack`` times the reference's ``max|ref - truth|`` (burn_torch
     at least as close to the truth as torch); otherwise one line with the worst element's three
-    values and both errors. Shapes must agree (otherwise the shape line of :func:`difference`)."""
+    values and both errors. Shapes must agree (otherwise the shape line of
+    [`difference`][burn_torch.testing.report.difference])."""
     if got.shape != truth.shape or got.shape != ref.shape:
         return difference(what, got, ref, rtol, atol, reference)
     rtol, atol = tolerances(got.dtype, rtol, atol)
@@ -129,9 +130,10 @@ def gradient_difference(what: str, burn, ref, like: torch.Tensor, truth, rtol=No
                         slack: float = 1.0) -> str | None:
     """Compares one gradient (``burn``: a burn_torch Tensor or torch tensor, ``ref``: torch's;
     either None when that side produced none). A gradient one side lacks is reported "missing"
-    (not zeros), unless the other side's is all zeros; present on both sides, :func:`difference`,
-    then :func:`truth_difference` against ``truth`` (float64, None for no truth check; None
-    there means zeros of ``like``'s shape)."""
+    (not zeros), unless the other side's is all zeros; present on both sides,
+    [`difference`][burn_torch.testing.report.difference], then
+    [`truth_difference`][burn_torch.testing.report.truth_difference] against ``truth`` (float64,
+    None for no truth check; None there means zeros of ``like``'s shape)."""
     as_torch = (lambda g: g.to_torch() if hasattr(g, "to_torch") else g)
     if burn is None and ref is None:
         return None

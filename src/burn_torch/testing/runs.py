@@ -36,7 +36,7 @@ SHOWN_ELEMENTS = 64
 
 def _shown(value: torch.Tensor) -> str:
     """An argument's values as a failure report prints them: exactly (each float with the
-    digits that read back to it) up to :data:`SHOWN_ELEMENTS` elements, else shape and dtype."""
+    digits that read back to it) up to ``SHOWN_ELEMENTS`` elements, else shape and dtype."""
     dtype = str(value.dtype).removeprefix("torch.")
     if value.numel() > SHOWN_ELEMENTS:
         return f"<{dtype} tensor of shape {list(value.shape)}>"
@@ -47,9 +47,9 @@ def _shown(value: torch.Tensor) -> str:
 
 
 class Failures:
-    """Collects mismatches; :meth:`raise_if_any` raises them as one AssertionError: the title,
-    one line per mismatch, and (given ``inputs`` and their ``names``) the arguments' values, so
-    the failing call can be repeated with the title's seed."""
+    """Collects mismatches; [`raise_if_any`][burn_torch.testing.runs.Failures.raise_if_any] raises
+    them as one AssertionError: the title, one line per mismatch, and (given ``inputs`` and their
+    ``names``) the arguments' values, so the failing call can be repeated with the title's seed."""
 
     def __init__(self, title: str, inputs: Sequence[Input] = (), names: Sequence[str] = ()) -> None:
         self.title = title
@@ -198,9 +198,9 @@ def _same(a, b) -> bool:
 
 def burn_runs(fn: Callable, inputs: list[Input], loss: str, seed: int, failures: Failures,
               names: Sequence[str], strategies: Sequence[Strategy] = BOTH) -> BurnRun:
-    """:func:`burn_run` under each strategy in ``strategies`` (the first one's run is returned;
-    an empty sequence runs the inputs as given). Every further strategy must give bit-equal
-    outputs and gradients (NaN equal to NaN), reported per value otherwise."""
+    """[`burn_run`][burn_torch.testing.runs.burn_run] under each strategy in ``strategies`` (the
+    first one's run is returned; an empty sequence runs the inputs as given). Every further strategy
+    must give bit-equal outputs and gradients (NaN equal to NaN), reported per value otherwise."""
     if not strategies:
         return burn_run(fn, inputs, loss, seed, failures, names)
     first = burn_run(fn, with_strategy(inputs, strategies[0]), loss, seed, failures, names)

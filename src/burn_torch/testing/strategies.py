@@ -4,15 +4,20 @@ Every array is drawn by hypothesis entry by entry (``hypothesis.extra.numpy.arra
 failing example shows the array itself and hypothesis shrinks its values; shapes come from
 ``hypothesis.extra.numpy.array_shapes`` and ``broadcastable_shapes``. Two kinds of arrays:
 
-* :func:`edge_arrays`, :func:`clamp_arrays`, :func:`repeated_indices`: the points where
-  gradients are decided (zeros, exact ties, clamp bounds, kinks, repeated indices) are drawn
-  often; values shrink towards 0 and towards fewer distinct values;
-* :func:`float_arrays`: values on a fine grid strictly inside ``[low, high)`` and away from the
-  values to avoid, never exactly at a kink, a bound or a half-integer (values shrink towards
-  the middle of the range); :func:`index_arrays` and :func:`masks`: indices and Bool masks.
+* [`edge_arrays`][burn_torch.testing.strategies.edge_arrays],
+  [`clamp_arrays`][burn_torch.testing.strategies.clamp_arrays],
+  [`repeated_indices`][burn_torch.testing.strategies.repeated_indices]: the points where gradients
+  are decided (zeros, exact ties, clamp bounds, kinks, repeated indices) are drawn often; values
+  shrink towards 0 and towards fewer distinct values;
+* [`float_arrays`][burn_torch.testing.strategies.float_arrays]: values on a fine grid strictly
+  inside ``[low, high)`` and away from the values to avoid, never exactly at a kink, a bound or a
+  half-integer (values shrink towards the middle of the range);
+  [`index_arrays`][burn_torch.testing.strategies.index_arrays] and
+  [`masks`][burn_torch.testing.strategies.masks]: indices and Bool masks.
 
-Every strategy takes concrete shapes except :func:`float_arrays` and :func:`edge_arrays`, which
-also accept a strategy of shapes.
+Every strategy takes concrete shapes except
+[`float_arrays`][burn_torch.testing.strategies.float_arrays] and
+[`edge_arrays`][burn_torch.testing.strategies.edge_arrays], which also accept a strategy of shapes.
 
 Examples::
 
@@ -213,14 +218,16 @@ def edge_arrays(shape, low: float = -2.0, high: float = 2.0, *, edges: Sequence[
 
 def clamp_arrays(shape, min: float, max: float, *, margin: float = 1.0,
                  dtype=np.float64) -> SearchStrategy[np.ndarray]:
-    """:func:`edge_arrays` for ``clamp(min, max)``: values in ``[min - margin, max + margin]``,
-    often exactly at ``min``, ``max`` or 0 (the bounds included in the gradient's range)."""
+    """[`edge_arrays`][burn_torch.testing.strategies.edge_arrays] for ``clamp(min, max)``: values in
+    ``[min - margin, max + margin]``, often exactly at ``min``, ``max`` or 0 (the bounds included in
+    the gradient's range)."""
     return edge_arrays(shape, min - margin, max + margin, edges=(min, max, 0.0), dtype=dtype)
 
 
 def repeated_indices(shape: Sequence[int], dim: int, *, mode: str = "gather", min_len: int = 1,
                      max_len: int = 4) -> SearchStrategy[np.ndarray]:
-    """:func:`index_arrays` of at most 4 along ``dim`` by default: every index is drawn by
-    hypothesis and shrinks towards 0, so repeated indices (every index 0) are among the first
-    examples tried. Raises ValueError for an unknown mode or an out-of-range dim."""
+    """[`index_arrays`][burn_torch.testing.strategies.index_arrays] of at most 4 along ``dim`` by
+    default: every index is drawn by hypothesis and shrinks towards 0, so repeated indices (every
+    index 0) are among the first examples tried. Raises ValueError for an unknown mode or an
+    out-of-range dim."""
     return index_arrays(shape, dim, mode=mode, min_len=min_len, max_len=max_len)

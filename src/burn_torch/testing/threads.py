@@ -7,7 +7,7 @@ parallel test session) a core comes back only after a scheduler time slice, so o
 of a layer norm took 28 ms of CPU and 115-195 ms of wall time with two threads against 1.5 ms
 and 14-18 ms with one (benchmarks/testing_kit_speed.py, load 15 on 2 cores). The kit's checks
 therefore run with ``torch.set_num_threads(1)`` (restored afterwards) when their arguments hold at
-most :data:`SMALL_CHECK_ELEMENTS` elements in all (a module's parameters included); larger checks
+most ``SMALL_CHECK_ELEMENTS`` elements in all (a module's parameters included); larger checks
 keep the process's setting. The setting is process-wide: checks run concurrently from several
 Python threads see each other's.
 """
@@ -33,7 +33,8 @@ Check = TypeVar("Check", bound=Callable)
 
 def elements(value) -> int:
     """How many elements an argument of a check holds: an array, nested lists, a torch or
-    burn_torch tensor, a :class:`Const`, a module's parameters; 0 for anything else (functions)."""
+    burn_torch tensor, a [`Const`][burn_torch.testing.inputs.Const], a module's parameters; 0 for
+    anything else (functions)."""
     if isinstance(value, Const):
         value = value.value
     if isinstance(value, torch.Tensor):
@@ -51,7 +52,7 @@ def elements(value) -> int:
 
 def one_thread_when_small(check: Check) -> Check:
     """``check`` run with one torch intra-op thread when its positional arguments hold at most
-    :data:`SMALL_CHECK_ELEMENTS` elements (see the module docstring); returns what it returns
+    ``SMALL_CHECK_ELEMENTS`` elements (see the module docstring); returns what it returns
     and raises what it raises."""
     @functools.wraps(check)
     def run(*args, **kwargs):

@@ -1,7 +1,8 @@
-"""Burn's training stack (``burn::train``): :class:`Learner` and :class:`SupervisedTraining`,
-the step protocols and outputs, metrics, metric logs, checkpoints and resume, early stopping,
-the live dashboard and the metrics plot. See :mod:`.learner` for the loop and what a resume
-guarantees, :mod:`.logger` and :mod:`.checkpoint` for the artifact directory's files."""
+"""Burn's training stack (``burn::train``): [`Learner`][burn_torch.train.learner.Learner] and
+[`SupervisedTraining`][burn_torch.train.learner.SupervisedTraining], the step protocols and outputs,
+metrics, metric logs, checkpoints and resume, early stopping, the live dashboard and the metrics
+plot. See ``.learner`` for the loop and what a resume guarantees, ``.logger`` and ``.checkpoint``
+for the artifact directory's files."""
 from .checkpoint import FileCheckpointer, LearningCheckpointer, latest_checkpoint
 from .learner import Interrupter, Learner, LearningResult, SupervisedTraining, summarize
 from .logger import read_metric_log

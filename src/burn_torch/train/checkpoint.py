@@ -2,15 +2,15 @@
 ``checkpoint/{model,optim,scheduler}-N.<ext>`` under the artifact directory, written with the
 training's recorder.
 
-:meth:`LearningCheckpointer.save` encodes the three records on the training thread (a snapshot:
-later in-place updates cannot reach it) and hands the bytes to a writer thread, so the disk's
-latency overlaps the next epochs. Files are written durably (fsynced before they are renamed
-into place, the folder fsynced after: a checkpoint survives a crash or a power cut), then the
-epochs the strategy does not keep are pruned (scheduler file first, so a half-removed
-checkpoint is never complete). A checkpoint is complete when its three files exist.
-:meth:`LearningCheckpointer.close` waits for the writes and raises the first that failed; a
-failure also surfaces at the next ``save``. Restoring a corrupt file raises
-:class:`~burn_torch.record.RecordError` naming it.
+[`LearningCheckpointer.save`][burn_torch.train.checkpoint.LearningCheckpointer.save] encodes the
+three records on the training thread (a snapshot: later in-place updates cannot reach it) and hands
+the bytes to a writer thread, so the disk's latency overlaps the next epochs. Files are written
+durably (fsynced before they are renamed into place, the folder fsynced after: a checkpoint survives
+a crash or a power cut), then the epochs the strategy does not keep are pruned (scheduler file
+first, so a half-removed checkpoint is never complete). A checkpoint is complete when its three
+files exist. [`LearningCheckpointer.close`][burn_torch.train.checkpoint.LearningCheckpointer.close]
+waits for the writes and raises the first that failed; a failure also surfaces at the next ``save``.
+Restoring a corrupt file raises [`RecordError`][burn_torch.record.recorder.RecordError] naming it.
 """
 from __future__ import annotations
 
@@ -71,10 +71,12 @@ class LearningCheckpointer:
     thread writing its checkpoints.
 
     The writer takes every checkpoint waiting when it gets to work and writes them as one group
-    (:func:`~burn_torch.atomic_file.atomic_write_group`: one round of fsyncs for all), so a disk
-    slower than the epochs delays the files, never the training; it then prunes once for the
-    newest epoch (the same checkpoints survive as when pruning after each). The first failure
-    is kept: later saves are skipped, and :meth:`save` and :meth:`close` raise it."""
+    ([`atomic_write_group`][burn_torch.atomic_file.atomic_write_group]: one round of fsyncs for
+    all), so a disk slower than the epochs delays the files, never the training; it then prunes once
+    for the newest epoch (the same checkpoints survive as when pruning after each). The first
+    failure is kept: later saves are skipped, and
+    [`save`][burn_torch.train.checkpoint.LearningCheckpointer.save] and
+    [`close`][burn_torch.train.checkpoint.LearningCheckpointer.close] raise it."""
 
     def __init__(self, recorder: FileRecorder, artifact_dir: Path, strategy: CheckpointingStrategy,
                  on_saved: Callable[[int], None] | None = None) -> None:

@@ -15,11 +15,11 @@ Each epoch: the training loader's batches in the order of its seed and the epoch
 ``k`` batches with ``grads_accumulation(k)``; a partial group at the epoch's end is dropped, as
 Burn does); then validation with ``model.valid().inference_step(batch)``; a checkpoint
 (encoded now, written to disk by a writer thread while training goes on); the early-stopping
-check. Metric entries are appended to their logs as they come. The random generators (``Device.seed`` and
-torch's) are seeded at each epoch's start from the training seed and the epoch, so a run
-resumed with ``.checkpoint(n)`` (a stopped or killed run) trains epochs ``n+1..`` exactly as
-the uninterrupted run: same batches, same dropout masks, same weights, to the bit with a
-full-precision recorder (``CompactRecorder`` rounds the checkpoint to f16).
+check. Metric entries are appended to their logs as they come. The random generators
+(``Device.seed`` and torch's) are seeded at each epoch's start from the training seed and the
+epoch, so a run resumed with ``.checkpoint(n)`` (a stopped or killed run) trains epochs
+``n+1..`` exactly as the uninterrupted run: same batches, same dropout masks, same weights, to
+the bit with a full-precision recorder (``CompactRecorder`` rounds the checkpoint to f16).
 """
 from __future__ import annotations
 
@@ -105,7 +105,7 @@ def _default_checkpointing() -> CheckpointingStrategy:
 
 class SupervisedTraining:
     """The training configuration (Burn's ``SupervisedTraining``). Every builder method returns
-    a new configuration; :meth:`launch` runs it."""
+    a new configuration; [`launch`][burn_torch.train.learner.SupervisedTraining.launch] runs it."""
 
     def __init__(self, artifact_dir: "str | os.PathLike", loader_train: DataLoader, loader_valid: DataLoader) -> None:
         for name, loader in (("loader_train", loader_train), ("loader_valid", loader_valid)):
@@ -216,11 +216,11 @@ class SupervisedTraining:
 
     # ---- the loop ---------------------------------------------------------------------
     def launch(self, learner: Learner) -> LearningResult:
-        """Trains; returns the :class:`LearningResult` once every checkpoint is on disk
-        (``metrics.png`` is drawn after, off the training thread: :func:`~.plot.wait_for_plots`).
-        Raises RecordError when the checkpoint to resume from is missing or corrupt (nothing is
-        trained then), TypeError when the model lacks ``train_step`` / ``inference_step``, and
-        the error of a checkpoint that could not be written (OSError)."""
+        """Trains; returns the [`LearningResult`][burn_torch.train.learner.LearningResult] once
+        every checkpoint is on disk (``metrics.png`` is drawn after, in another process:
+        ``wait_for_plots``). Raises RecordError when the checkpoint to resume from is missing or
+        corrupt (nothing is trained then), TypeError when the model lacks ``train_step`` /
+        ``inference_step``, and the error of a checkpoint that could not be written (OSError)."""
         if not isinstance(learner, Learner):
             raise TypeError(f"launch takes a Learner, got {type(learner).__name__}")
         for method in ("train_step", "inference_step"):
@@ -283,9 +283,10 @@ class SupervisedTraining:
         if self._summary:
             print(summary)
         log.info(f"training ended after epoch {last}")
-        if self._plot:
+        result = LearningResult(model.valid(), last, summary)
+        if self._plot:   # the last thing launch does: the drawing's start-up competes for nothing
             plot_in_background(directory, names, log)
-        return LearningResult(model.valid(), last, summary)
+        return result
 
     def _train_epoch(self, model, optimizer, scheduler, loader, epoch, loggers, renderer):
         metrics = self._metrics["train"]
@@ -347,8 +348,9 @@ class SupervisedTraining:
 
 def summarize(directory: Path, names: "Mapping[str, str] | None" = None) -> str:
     """A table of every logged metric: per split, the lowest and highest epoch mean and their
-    epochs. Metrics are shown by ``names[key]`` (their names, keyed by :func:`metric_key`) when
-    given, else by their log files' stems."""
+    epochs. Metrics are shown by ``names[key]`` (their names, keyed by
+    [`metric_key`][burn_torch.train.logger.metric_key]) when given, else by their log files'
+    stems."""
     names = names or {}
     lines = [f"{'metric':<28} {'split':<6} {'min':>12} {'epoch':>5} {'max':>12} {'epoch':>5}"]
     for key, splits in sorted(metric_history(directory).items()):

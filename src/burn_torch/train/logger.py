@@ -4,12 +4,12 @@
   each, appended;
 * ``train/epoch-N/<key>.log`` and ``valid/epoch-N/<key>.log``: one line per iteration,
   ``<value>,<count>``, appended as the iterations run. ``<key>`` is the metric's name with
-  spaces as ``_`` (Burn's file name, :func:`metric_key`); a metric is looked up by its name,
-  turned into its key, never by turning a file name back into a name (``val_score`` and
-  ``val score`` share a file, as in Burn).
+  spaces as ``_`` (Burn's file name, [`metric_key`][burn_torch.train.logger.metric_key]); a metric
+  is looked up by its name, turned into its key, never by turning a file name back into a name
+  (``val_score`` and ``val score`` share a file, as in Burn).
 
 As Burn's file logger does, an epoch's log is truncated when its first line is written, so a
-resumed run rewrites the epochs it trains again; the epoch an :class:`~.learner.Interrupter`
+resumed run rewrites the epochs it trains again; the epoch an ``Interrupter``
 stops is removed. These files are not fsynced: a crash loses at most the lines of the epoch
 being trained, which a resume trains again.
 """
@@ -52,8 +52,9 @@ class ExperimentLog:
 
 
 class FileMetricLogger:
-    """Appends each metric entry to its epoch's log as it comes; :meth:`end_epoch` closes the
-    split's files (their content is then complete on disk for the strategies to read)."""
+    """Appends each metric entry to its epoch's log as it comes;
+    [`end_epoch`][burn_torch.train.logger.FileMetricLogger.end_epoch] closes the split's files
+    (their content is then complete on disk for the strategies to read)."""
 
     def __init__(self, directory: Path) -> None:
         self.directory = directory

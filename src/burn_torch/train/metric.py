@@ -1,11 +1,12 @@
 """Metrics (Burn's ``burn::train::metric``): each reads its input from a step's output
-(see :mod:`.output`) and the iteration's metadata, and returns an entry per iteration.
+(see ``.output``) and the iteration's metadata, and returns an entry per iteration.
 
 An entry has a ``formatted`` text for displays and a ``serialized`` form for the metric logs:
 ``"<value>,<count>"`` (the batch's value and how many items it covers), as Burn writes them.
 Numeric metrics also give ``value()`` (the last batch's) and ``running_value()`` (the epoch's
-count-weighted mean so far). A user metric subclasses :class:`Metric` (and :class:`Numeric`
-to be plotted and used for early stopping), sets ``input_type`` and implements ``update``.
+count-weighted mean so far). A user metric subclasses [`Metric`][burn_torch.train.metric.Metric]
+(and [`Numeric`][burn_torch.train.metric.Numeric] to be plotted and used for early stopping), sets
+``input_type`` and implements ``update``.
 """
 from __future__ import annotations
 

@@ -1,10 +1,11 @@
 """What steps return, and how metrics read it (Burn's outputs and ``Adaptor``).
 
-A train step returns :class:`TrainOutput` (the gradients and an item); the item, and an
-inference step's output, is e.g. a :class:`ClassificationOutput`. Each metric declares the
+A train step returns [`TrainOutput`][burn_torch.train.output.TrainOutput] (the gradients and an
+item); the item, and an inference step's output, is e.g. a
+[`ClassificationOutput`][burn_torch.train.output.ClassificationOutput]. Each metric declares the
 input it reads (``LossInput``, ``AccuracyInput``, ...); an output provides it through
 ``adapt(input_type)`` (Burn's ``Adaptor`` trait) or a function registered with
-:func:`register_adaptor` for output types you do not own.
+[`register_adaptor`][burn_torch.train.output.register_adaptor] for output types you do not own.
 """
 from __future__ import annotations
 
@@ -17,13 +18,13 @@ from ..tensor import Tensor
 
 
 class LossInput(NamedTuple):
-    """What :class:`~.metric.LossMetric` reads (Burn's ``LossInput``): the loss tensor."""
+    """What ``LossMetric`` reads (Burn's ``LossInput``): the loss tensor."""
 
     loss: Tensor
 
 
 class AccuracyInput(NamedTuple):
-    """What :class:`~.metric.AccuracyMetric` reads (Burn's ``AccuracyInput``): logits
+    """What ``AccuracyMetric`` reads (Burn's ``AccuracyInput``): logits
     ``[batch, classes]`` and Int targets ``[batch]``."""
 
     outputs: Tensor   # [batch, classes]
@@ -31,7 +32,7 @@ class AccuracyInput(NamedTuple):
 
 
 class TopKAccuracyInput(NamedTuple):
-    """What :class:`~.metric.TopKAccuracyMetric` reads: logits ``[batch, classes]`` and Int
+    """What ``TopKAccuracyMetric`` reads: logits ``[batch, classes]`` and Int
     targets ``[batch]``."""
 
     outputs: Tensor

@@ -1,10 +1,12 @@
 """Live progress of a training run (Burn's ``MetricsRenderer``; its ``tui`` dashboard).
 
-:func:`default_renderer` picks :class:`RichDashboard` when standard output is a terminal that
-can redraw (a ``rich`` live display: epoch and iteration progress with ETAs, the current
-metrics, a sparkline of the training loss), :class:`NotebookRenderer` under a Jupyter kernel
-(an HTML progress display updated in place), and :class:`PlainRenderer` otherwise (log lines:
-on a ``TERM=dumb`` terminal, in CI, into a file).
+[`default_renderer`][burn_torch.train.renderer.default_renderer] picks
+[`RichDashboard`][burn_torch.train.renderer.RichDashboard] when standard output is a terminal that
+can redraw (a ``rich`` live display: epoch and iteration progress with ETAs, the current metrics, a
+sparkline of the training loss), [`NotebookRenderer`][burn_torch.train.renderer.NotebookRenderer]
+under a Jupyter kernel (an HTML progress display updated in place), and
+[`PlainRenderer`][burn_torch.train.renderer.PlainRenderer] otherwise (log lines: on a ``TERM=dumb``
+terminal, in CI, into a file).
 
 Renderers keep per-iteration work to storing numbers; drawing happens at most
 ``refresh_s`` apart, so the display costs a small share of a training step (about 1 % on the

@@ -90,7 +90,7 @@ class ComposedCheckpointingStrategy(CheckpointingStrategy):
 
 
 class StoppingCondition:
-    """When to stop: :meth:`no_improvement_since` ``n_epochs`` epochs."""
+    """When to stop: ``no_improvement_since`` ``n_epochs`` epochs."""
 
     def __init__(self, n_epochs: int) -> None:
         if n_epochs < 1:
@@ -104,7 +104,8 @@ class StoppingCondition:
 
 class EarlyStoppingStrategy:
     """When to end training before ``num_epochs`` (Burn's ``EarlyStoppingStrategy``): a
-    subclass implements :meth:`should_stop`."""
+    subclass implements
+    [`should_stop`][burn_torch.train.strategy.EarlyStoppingStrategy.should_stop]."""
 
     def should_stop(self, directory: Path, epoch: int) -> bool:
         """Whether to stop after epoch ``epoch``, whose logs are under ``directory``."""

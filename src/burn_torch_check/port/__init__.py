@@ -1,10 +1,10 @@
 """``burn-torch-port``: a source-to-source translator from PyTorch to burn_torch, on libcst and
 torch-free like the checker.
 
-:func:`translate_source` rewrites a program (modules, ``forward`` code, the training loop) row by
-row of the mapping table (:mod:`.table`, keyed by the checker's catalog entries) and returns a
-:class:`Translation`; :func:`summarize` counts its lines (translated, unchanged, left by reason);
-:func:`~.verify_script.script` writes the verification script run beside the port.
+``translate_source`` rewrites a program (modules, ``forward`` code, the training loop) row by
+row of the mapping table (``.table``, keyed by the checker's catalog entries) and returns a
+``Translation``; ``summarize`` counts its lines (translated, unchanged, left by reason);
+``script`` writes the verification script run beside the port.
 """
 from .summary import Summary, summarize
 from .table import ROWS, Row, row

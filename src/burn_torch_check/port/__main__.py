@@ -1,4 +1,4 @@
-"""``python -m burn_torch_check.port SRC.py``: see :mod:`burn_torch_check.port.cli`."""
+"""``python -m burn_torch_check.port SRC.py``: see ``burn_torch_check.port.cli``."""
 import sys
 
 from .cli import main

@@ -44,20 +44,20 @@ def int_literal(node: cst.BaseExpression) -> bool:
 
 def pair(node: cst.BaseExpression | None, code: Callable[[cst.CSTNode], str], n: int = 2) -> str | None:
     """Burn's ``[a, b]`` for torch's ``int or tuple`` argument: ``[3, 3]`` for ``3``, ``[1, 2]``
-    for ``(1, 2)``, ``pair(k)`` (a runtime helper) for an expression of unknown shape."""
+    for ``(1, 2)``, ``ported.pair(k, 2)`` (a runtime helper) for an expression of unknown shape."""
     if node is None:
         return None
     if isinstance(node, (cst.Tuple, cst.List)):
         return "[" + ", ".join(code(e.value) for e in node.elements) + "]"
     if int_literal(node) or isinstance(node, cst.BinaryOperation):
         return "[" + ", ".join([code(node)] * n) + "]"
-    return f"pair({code(node)}, {n})"
+    return f"ported.pair({code(node)}, {n})"
 
 
 def sequence(args: Sequence[cst.Arg], code: Callable[[cst.CSTNode], str]) -> str:
     """Burn's one sequence argument for torch's varargs (``view(2, -1)`` → ``[2, -1]``): a
     single tuple/list/``size()`` argument passes as it is, a ``*shape`` as ``[*shape]``, and a
-    name that may hold an int or a sequence as ``shape(name)`` (a runtime helper)."""
+    name that may hold an int or a sequence as ``ported.shape(name)`` (a runtime helper)."""
     if len(args) == 1 and not args[0].star:
         value = args[0].value
         if isinstance(value, (cst.Tuple, cst.List)):
@@ -67,7 +67,7 @@ def sequence(args: Sequence[cst.Arg], code: Callable[[cst.CSTNode], str]) -> str
         if isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) \
                 and value.func.attr.value in ("size", "dims") and not value.args:
             return code(value)
-        return f"shape({code(value)})"  # an int or a sequence: decided at run time
+        return f"ported.shape({code(value)})"  # an int or a sequence: decided at run time
     return "[" + ", ".join(("*" if a.star else "") + code(a.value) for a in args) + "]"
 
 

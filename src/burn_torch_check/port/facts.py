@@ -1,5 +1,5 @@
 """What the translator knows about a file before it rewrites it: each expression's kind (the
-checker's :class:`~burn_torch_check.analysis.Analysis`, reached from libcst nodes through their
+checker's ``Analysis``, reached from libcst nodes through their
 source spans), the file's module classes and their fields, and which functions train a model
 they receive (so that they return it and their callers rebind it, Burn's modules being values).
 """
@@ -8,8 +8,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
-from ..analysis import (LOADER, MODULE, OPTIMIZER, PARAM, SCHEDULER, TENSOR, Analysis, Instance,
-                        Iter, Kind, UNKNOWN, is_module)
+from ..analysis import LOADER, OPTIMIZER, PARAM, TENSOR, Analysis, Instance, Iter, Kind, UNKNOWN, is_module
 
 Span = tuple[int, int, int, int]  # start line, start column, end line, end column (ast's)
 
@@ -17,6 +16,21 @@ OPTIMIZERS = {"torch.optim.Adam", "torch.optim.AdamW", "torch.optim.SGD", "torch
               "torch.optim.Adagrad"}
 SCHEDULERS = {"torch.optim.lr_scheduler.StepLR", "torch.optim.lr_scheduler.ExponentialLR",
               "torch.optim.lr_scheduler.CosineAnnealingLR"}
+
+
+#: torch.nn.Module's public methods (tests/test_port_translate.py keeps the list equal to torch's):
+#: ``self.<one of these>(...)`` in a module class is the inherited method, never a submodule call.
+TORCH_MODULE_METHODS = frozenset({
+    "add_module", "apply", "bfloat16", "buffers", "call_super_init", "children", "compile", "cpu", "cuda",
+    "double", "dump_patches", "eval", "extra_repr", "float", "forward", "get_buffer", "get_extra_state",
+    "get_parameter", "get_submodule", "half", "ipu", "load_state_dict", "modules", "mtia", "named_buffers",
+    "named_children", "named_modules", "named_parameters", "parameters", "register_backward_hook",
+    "register_buffer", "register_forward_hook", "register_forward_pre_hook", "register_full_backward_hook",
+    "register_full_backward_pre_hook", "register_load_state_dict_post_hook",
+    "register_load_state_dict_pre_hook", "register_module", "register_parameter",
+    "register_state_dict_post_hook", "register_state_dict_pre_hook", "requires_grad_", "set_extra_state",
+    "set_submodule", "share_memory", "state_dict", "T_destination", "to", "to_empty", "train", "type", "xpu",
+    "zero_grad"})
 
 
 def span(node: ast.AST) -> Span:
@@ -34,9 +48,9 @@ class FunctionEffects:
 
 
 class Facts:
-    """The analysed file: :meth:`kind` of an expression by its span, the module classes and the
+    """The analysed file: ``kind`` of an expression by its span, the module classes and the
     fields of each (``module``, ``param``, ``dict``, ``list``), the optimizer → model pairs and
-    each function's :class:`FunctionEffects`."""
+    each function's ``FunctionEffects``."""
 
     def __init__(self, text: str) -> None:
         self.tree = ast.parse(text)
@@ -55,8 +69,35 @@ class Facts:
         self.functions = {n: f for n, f in self.analysis.functions.items()}
         self._collect_optimizers()
         self.effects = {name: self._effects(fn) for name, fn in self.functions.items()}
+        self._device_lines: dict[ast.AST, int | None] = {}
+        self._functions_by_line = {(n.name, line): n for n in ast.walk(self.tree)
+                                   if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+                                   for line in (n.lineno, *(d.lineno for d in n.decorator_list))}
 
     # --------------------------------------------------------------------- queries ----
+    def function_at(self, name: str, line: int) -> ast.FunctionDef | None:
+        """The function ``name`` defined at ``line`` (its ``def`` or a decorator's line)."""
+        return self._functions_by_line.get((name, line))
+
+    def device_binding(self, scope: ast.AST | None) -> int | None:
+        """The first line where ``scope`` (a function, or the module's own statements) binds the
+        name ``device`` (0 for a parameter), or None."""
+        if scope is None:
+            return None
+        if scope not in self._device_lines:
+            if isinstance(scope, ast.Module):
+                nodes = [n for stmt in scope.body if not isinstance(stmt, (ast.FunctionDef, ast.ClassDef))
+                         for n in ast.walk(stmt)]
+            else:
+                nodes = list(ast.walk(scope))
+            lines = [n.lineno for n in nodes if isinstance(n, ast.Name) and n.id == "device"
+                     and isinstance(n.ctx, ast.Store)]
+            if isinstance(scope, ast.FunctionDef) and "device" in {a.arg for a in [*scope.args.args,
+                                                                                   *scope.args.kwonlyargs]}:
+                lines.append(0)
+            self._device_lines[scope] = min(lines, default=None)
+        return self._device_lines[scope]
+
     def node(self, sp: Span) -> ast.expr | None:
         return self._by_span.get(sp)
 
@@ -87,7 +128,9 @@ class Facts:
             q = self.analysis.qualname(node.value.func) if isinstance(node.value, ast.Call) else None
             inner = {self.analysis.qualname(c.func) for c in ast.walk(node.value) if isinstance(c, ast.Call)}
             if q == "torch.nn.Parameter" or "torch.nn.Parameter" in inner:
-                fields[t.attr] = "param"
+                optional = isinstance(node.value, ast.IfExp) and any(
+                    isinstance(v, ast.Constant) and v.value is None for v in (node.value.body, node.value.orelse))
+                fields[t.attr] = "optional_param" if optional else "param"
             elif q == "torch.nn.ModuleDict":
                 fields[t.attr] = "dict"
             elif q == "torch.nn.ModuleList":
@@ -183,7 +226,3 @@ class Facts:
 
 def is_loader(kind: Kind) -> bool:
     return kind == LOADER or (isinstance(kind, Iter) and kind.item == TENSOR)
-
-
-__all__ = ["Facts", "FunctionEffects", "OPTIMIZERS", "SCHEDULERS", "span", "is_loader", "MODULE",
-           "SCHEDULER", "OPTIMIZER"]

@@ -1,7 +1,7 @@
 """The burn_torch imports a port needs, read off the code the translator wrote.
 
-:func:`needed_imports` scans the translated source for the names the mapping table's templates
-use and returns the import lines, grouped by module; :data:`BURN_NAMES` is every name the
+``needed_imports`` scans the translated source for the names the mapping table's templates
+use and returns the import lines, grouped by module; ``BURN_NAMES`` is every name the
 translator may bind, so that a torch import with the same local name is renamed. Torch-free.
 """
 from __future__ import annotations
@@ -14,8 +14,7 @@ _SOURCES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("burn_torch.optim", ("AdaGradConfig", "AdamConfig", "AdamWConfig", "GradientsParams", "MomentumConfig",
                           "RmsPropConfig", "SgdConfig", "WeightDecayConfig", "StepLrSchedulerConfig",
                           "ExponentialLrSchedulerConfig", "CosineAnnealingLrSchedulerConfig")),
-    ("burn_torch.compat", ("from_torch",)),
-    ("burn_torch.compat.ported", ("pair", "shape")),
+    ("burn_torch.compat", ("from_torch", "ported")),
     ("burn_torch.interop.torch_layers", ("Flatten", "Identity", "Sequential", "StackedGru", "StackedLstm", "StackedRnn")),
 )
 

@@ -7,7 +7,7 @@ from typing import Callable
 
 import libcst as cst
 
-from .args import Unsupported, arg_node, literal, pair
+from .args import Unsupported, arg_node, bind, literal, pair
 
 Code = Callable[[cst.CSTNode], str]
 
@@ -72,7 +72,7 @@ def _padding2d(node: cst.BaseExpression | None, code: Code) -> str | None:
         return f"nn.PaddingConfig2d.explicit({', '.join(code(e.value) for e in node.elements)})"
     if isinstance(value, int) or isinstance(node, cst.BinaryOperation):
         return f"nn.PaddingConfig2d.explicit({code(node)}, {code(node)})"
-    return f"nn.PaddingConfig2d.explicit(*pair({code(node)}, 2))"
+    return f"nn.PaddingConfig2d.explicit(*ported.pair({code(node)}, 2))"
 
 
 def _only(bound: dict, name: str, allowed: tuple) -> None:
@@ -85,7 +85,6 @@ def _only(bound: dict, name: str, allowed: tuple) -> None:
 def layer_fields(qualname: str, call: cst.Call, code: Code) -> tuple[str, dict[str, str | None]]:
     """(row id, template fields) for the constructor call of torch layer ``qualname``. Raises
     Unsupported for a setting the Burn layer does not have (the line is then left marked)."""
-    from .args import bind  # local: keeps the module's public surface to layer_fields
     row_id, names, ignored = LAYERS[qualname]
     bound = bind(call, names, code, ignored)
     node = lambda n: arg_node(call, names, n)  # noqa: E731 - a one-line accessor

@@ -137,7 +137,8 @@ def summarize(translation: Translation) -> Summary:
             counts.translated += state == TRANSLATED
             counts.left += state == LEFT
         if left and lines:
-            for reason in {(e.code or "no row") + " " + (e.row or _short(e.reason)) for e in left}:
+            for reason in {(e.code or ("no catalog entry" if e.row else "no row")) + " " + (e.row or _short(e.reason))
+                           for e in left}:
                 counts.reasons[reason] += len(lines)
     return Summary(status, parts)
 

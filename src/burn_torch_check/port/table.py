@@ -1,8 +1,8 @@
 """The one mapping table: each PyTorch idiom the translator knows, with its burn_torch translation
 or the reason it is left in place, keyed by the checker's catalog entry.
 
-A :class:`Row` names the catalog entry (``entry``, whose ``BTnnn`` code the checker reports for
-the same idiom), the PyTorch idiom as written, the output template (:mod:`.template`), an
+A ``Row`` names the catalog entry (``entry``, whose ``BTnnn`` code the checker reports for
+the same idiom), the PyTorch idiom as written, the output template (``.template``), an
 example line and its exact translation (``tests/test_port_table.py`` checks both directions:
 the checker flags the example under the row's code, the translator writes the expected line)
 and, for the mutation test, a deliberately wrong template and the probe model that
@@ -10,7 +10,7 @@ and, for the mutation test, a deliberately wrong template and the probe model th
 is an idiom whose meaning burn_torch cannot keep: the translator leaves the line as it was,
 marked ``# burn-torch-port: BTnnn <left>``.
 
-The rules that recognise each idiom are in :mod:`.rules` (one per row, by id); this module is
+The rules that recognise each idiom are in ``.rules`` (one per row, by id); this module is
 data only, torch-free.
 """
 from __future__ import annotations
@@ -98,12 +98,11 @@ ROWS: tuple[Row, ...] = (
            "nn.ConvTranspose2dConfig([{in_channels}, {out_channels}], {kernel_size})<?.with_stride({stride})?>"
            ".init(" + _DEV + ")", "image4"),
     _layer("batch_norm", "nn.BatchNorm1d/2d(n, eps, momentum)",
-           "nn.BatchNormConfig({num_features})<?.with_epsilon({eps})?><?.with_momentum({momentum})?>.init(" + _DEV + ")",
+           "nn.BatchNormConfig({num_features})<?.with_epsilon({eps})?><?.with_momentum({momentum})?>"
+           ".with_unbiased_running_var(True).init(" + _DEV + ")",
            "self.bn = nn.BatchNorm2d(4, momentum=0.2)",
-           "self.bn = nn.BatchNormConfig(4).with_momentum(0.2).init(device)",
-           "nn.BatchNormConfig({num_features}).with_epsilon(0.1).init(" + _DEV + ")", "image4",
-           note="Burn's running variance may be updated with the biased batch variance "
-                "(torch: unbiased); the two agree in eval mode on loaded statistics"),
+           "self.bn = nn.BatchNormConfig(4).with_momentum(0.2).with_unbiased_running_var(True).init(device)",
+           "nn.BatchNormConfig({num_features}).with_epsilon(0.1).init(" + _DEV + ")", "image4", entry=None),
     _layer("layer_norm", "nn.LayerNorm(d, eps, bias)",
            "nn.LayerNormConfig({normalized_shape})<?.with_epsilon({eps})?><?.with_bias({bias})?>.init(" + _DEV + ")",
            "self.ln = nn.LayerNorm(4, eps=1e-6)",
@@ -153,16 +152,19 @@ ROWS: tuple[Row, ...] = (
            "batch_first=False)",
            "StackedRnn([nn.RnnConfig({input_size} if k == 0 else {hidden_size}, {hidden_size}, {bias})"
            ".with_batch_first({batch_first}).init(" + _DEV + ") for k in range({num_layers})], {dropout}, "
-           "batch_first={batch_first})", "lstm", entry="lstm_config_bias_argument"),
+           "batch_first={batch_first})", "lstm", entry=None),
     _layer("dropout", "nn.Dropout(p=0.5)", "nn.DropoutConfig({p}).init()",
            "self.drop = nn.Dropout()", "self.drop = nn.DropoutConfig(0.5).init()",
-           None, ""),
+           None, "", entry=None),
+
     _layer("activation_layer", "nn.ReLU() / nn.Sigmoid() / nn.Tanh() / nn.GELU() / nn.SiLU()",
-           "nn.{burn_class}()", "self.act = nn.ReLU()", "self.act = nn.Relu()", "nn.Tanh()", "linear"),
+           "nn.{burn_class}()", "self.act = nn.ReLU()", "self.act = nn.Relu()", "nn.Tanh()", "linear", entry=None),
+
     _layer("leaky_relu_layer", "nn.LeakyReLU(negative_slope=0.01)",
            "nn.LeakyReluConfig({negative_slope}).init()",
            "self.act = nn.LeakyReLU(0.2)", "self.act = nn.LeakyReluConfig(0.2).init()",
-           "nn.LeakyReluConfig(0.01).init()", "linear"),
+           "nn.LeakyReluConfig(0.01).init()", "linear", entry=None),
+
     _layer("max_pool2d", "nn.MaxPool2d(k, stride=None, padding=0)",
            "nn.MaxPool2dConfig({kernel_size}).with_strides({stride})<?.with_padding({padding})?>"
            "<?.with_dilation({dilation})?><?.with_ceil_mode({ceil_mode})?>.init()",
@@ -178,9 +180,11 @@ ROWS: tuple[Row, ...] = (
            "self.pool = nn.AdaptiveAvgPool2d((1, 1))", "self.pool = nn.AdaptiveAvgPool2dConfig([1, 1]).init()",
            "nn.AdaptiveAvgPool2dConfig([2, 2]).init()", "conv2d"),
     _layer("flatten_layer", "nn.Flatten(start_dim=1, end_dim=-1)", "Flatten({start_dim}, {end_dim})",
-           "self.flat = nn.Flatten()", "self.flat = Flatten(1, -1)", "Flatten(0, -1)", "conv2d"),
+           "self.flat = nn.Flatten()", "self.flat = Flatten(1, -1)", "Flatten(0, -1)", "conv2d", entry=None),
+
     _layer("identity", "nn.Identity()", "Identity()", "self.skip = nn.Identity()", "self.skip = Identity()",
-           None, ""),
+           None, "", entry=None),
+
     _layer("sequential", "nn.Sequential(a, b, ...)", "Sequential([{layers}])",
            "self.body = nn.Sequential(nn.Linear(4, 4), nn.ReLU())",
            "self.body = Sequential([nn.LinearConfig(4, 4).init(device), nn.Relu()])",
@@ -196,7 +200,8 @@ ROWS: tuple[Row, ...] = (
            "self.parts = dict(dict(fc=nn.LinearConfig(4, 4).init(device)))",
            None, ""),
     _layer("own_module", "MyBlock(args)  (a module class of the file)", "{call}",
-           "self.block = Block(4)", "self.block = Block(4, device=device)", None, ""),
+           "self.block = Block(4)", "self.block = Block(4, device=device)", None, "", entry=None),
+
     Row("parameter", "module", "parameter_vs_param", "nn.Parameter(t, requires_grad=True)",
         "Param({data}<?, require_grad={requires_grad}?>)",
         example="self.scale = nn.Parameter(torch.ones(4))",
@@ -223,6 +228,10 @@ ROWS: tuple[Row, ...] = (
          "y = self.fc(x)", "y = self.fc.forward(x)", "{args}"),
     _fwd("param_value", None, "self.weight (a Parameter) in an expression", "{param}.val()",
          "y = x * self.scale", "y = x * self.scale.val()", "{param}.val().detach()", "parameter"),
+    _fwd("optional_param_value", None, "self.bias (a Parameter or None) in an expression",
+         "({param}.val() if {param} is not None else None)", "y = F.layer_norm(x, (4,), self.scale, self.bias)",
+         "y = module_ops.layer_norm(x, self.scale.val(), (self.bias.val() if self.bias is not None else None), 1e-05)",
+         None),
     _fwd("activation", None, "F.relu(x) / torch.sigmoid(x) / x.relu() ...",
          "nn.{function}({input})", "y = F.relu(x)", "y = nn.relu(x)", "nn.sigmoid({input})"),
     _fwd("softmax", None, "F.softmax(x, dim) / F.log_softmax / x.softmax(dim)",
@@ -292,7 +301,7 @@ ROWS: tuple[Row, ...] = (
          "y = x.clamp(min=0.0)", "y = x.clamp_min(0.0)", "{x}.clamp_max({bounds})"),
     _fwd("slice", "indexing", "x[a:b, i]", "{x}.slice([{ranges}])<?.squeeze_dims([{squeeze}])?>",
          "y = x[:, -1]", "y = x.slice([slice(None), -1]).squeeze_dims([1])", "{x}.slice([{ranges}])"),
-    _fwd("creation", "tensor_constructor", "torch.zeros(*shape, device=) / ones / randn / rand / full / arange",
+    _fwd("creation", None, "torch.zeros(*shape, device=) / ones / randn / rand / full / arange",
          "Tensor.{function}({args})", "y = x + torch.ones(4)", "y = x + Tensor.ones([4], DEVICE)", None),
     _fwd("like", None, "torch.zeros_like(x) / torch.ones_like(x) / randn_like",
          "{x}.{method}(<?{extra}?>)", "y = x + torch.ones_like(x)", "y = x + x.ones_like()", "{x}.zeros_like()"),
@@ -317,7 +326,7 @@ ROWS: tuple[Row, ...] = (
     _left("attention_function", "forward", "attention_mask_polarity", "F.scaled_dot_product_attention(q, k, v, mask)",
           "module_ops.attention(q, k, v, mask) drops positions where mask is True (torch keeps "
           "them): build the mask with the opposite polarity",
-          "y = F.scaled_dot_product_attention(x, x, x, is_causal=True)"),
+          "y = F.scaled_dot_product_attention(x, x, x, attn_mask=mask)"),
     _left("topk", "forward", "topk_indices", "values, indices = x.topk(k)",
           "Tensor.topk is the values only: use topk_with_indices(k, dim) and mind the kept dims",
           "v, i = x.topk(2)"),
@@ -366,7 +375,7 @@ ROWS: tuple[Row, ...] = (
         example="optimizer.step()",
         expected="model = optimizer.step(optimizer_lr, model, GradientsParams.from_grads(grads, model))",
         mutant="{optimizer}.step({lr}, {model}, GradientsParams.from_grads(grads, {model}))", probe="training"),
-    Row("scheduler", "loop", "lr_scheduler_per_iteration", "StepLR(opt, step_size, gamma) / ExponentialLR / CosineAnnealingLR",
+    Row("scheduler", "loop", None, "StepLR(opt, step_size, gamma) / ExponentialLR / CosineAnnealingLR",
         "{scheduler} = {config}.init()\n{lr_name} = {scheduler}.step()",
         example="scheduler = StepLR(optimizer, step_size=1, gamma=0.7)",
         expected="scheduler = StepLrSchedulerConfig(optimizer_lr, 1, 0.7).init()\noptimizer_lr = scheduler.step()",
@@ -400,7 +409,7 @@ ROWS: tuple[Row, ...] = (
           "an optimizer burn_torch lacks, or one built on parameter groups",
           "no burn_torch optimizer with these settings (parameter groups, or an optimizer burn_torch "
           "does not have): pick a burn_torch optimizer config and one learning rate per step",
-          "optimizer = torch.optim.Adadelta(model.parameters())"),
+          "optimizer = torch.optim.SGD([{'params': model.parameters(), 'lr': 0.1}], lr=0.1)"),
     _left("optimizer_state", "loop", "optimizer_state_dict", "optimizer.state_dict() / param_groups",
           "optimizers have no state_dict/param_groups: save the optimizer's record, keep the "
           "learning rate in a variable", "state = optimizer.state_dict()"),

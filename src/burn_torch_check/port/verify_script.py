@@ -15,7 +15,7 @@ import libcst as cst
 
 from ..analysis import Analysis
 from .facts import OPTIMIZERS
-from .translate import optimizer_config
+from .optimizers import optimizer_config
 
 _LOSSES = {"torch.nn.CrossEntropyLoss": "cross_entropy", "torch.nn.functional.cross_entropy": "cross_entropy",
            "torch.nn.NLLLoss": "nll_loss", "torch.nn.functional.nll_loss": "nll_loss",

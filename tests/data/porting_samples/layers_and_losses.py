@@ -16,3 +16,4 @@ def losses(logits, targets, log_probs, probs):
 
 
 centred = nn.LocalResponseNorm(5)
+norm = nn.BatchNorm2d(8)

@@ -5,10 +5,14 @@ weight is ``[d_input, d_output]``; a transposed convolution's weight is ``[chann
 channels_out / groups, *kernel]``). Public as ``burn_torch.module_ops``.
 
 Options are small immutable keyword classes named after Burn's struct fields
-(:class:`ConvOptions`, :class:`PaddedConvOptions`, :class:`ConvTransposeOptions`,
-:class:`UnfoldOptions`, :class:`InterpolateOptions`). Every function checks its inputs (TypeError
-for a wrong kind or type, ValueError naming the shapes) before anything is recorded; each is one
-op-table entry (``burn_torch.ops.nn``, ``ops.conv``, ``ops.pool``, ``ops.norm``, ``ops.loss``).
+([`ConvOptions`][burn_torch.functional.module_ops.ConvOptions],
+[`PaddedConvOptions`][burn_torch.functional.module_ops.PaddedConvOptions],
+[`ConvTransposeOptions`][burn_torch.functional.module_ops.ConvTransposeOptions],
+[`UnfoldOptions`][burn_torch.functional.module_ops.UnfoldOptions],
+[`InterpolateOptions`][burn_torch.functional.module_ops.InterpolateOptions]). Every function checks
+its inputs (TypeError for a wrong kind or type, ValueError naming the shapes) before anything is
+recorded; each is one op-table entry (``burn_torch.ops.nn``, ``ops.conv``, ``ops.pool``,
+``ops.norm``, ``ops.loss``).
 """
 from ...methods.sampling import GridSampleOptions, GridSamplePaddingMode, InterpolateMode
 from .attention import attention, AttentionModuleOptions

@@ -1,5 +1,5 @@
 """Burn's ``module::attention`` (scaled dot-product attention, Burn 0.21's) and its
-:class:`AttentionModuleOptions`.
+[`AttentionModuleOptions`][burn_torch.functional.module_ops.AttentionModuleOptions].
 """
 from __future__ import annotations
 
@@ -53,10 +53,11 @@ def attention(q: Tensor, k: Tensor, v: Tensor, mask: Tensor | None = None,
     heads, seq_k, val_dim]`` (same batch and heads); the optional Bool ``mask`` (broadcastable to
     ``[batch, heads, seq_q, seq_k]``) is True where a position is masked out; the optional Float
     ``attn_bias`` (broadcastable likewise, differentiable) is added to the scores after masking
-    (ALiBi, relative positions); ``options``: :class:`AttentionModuleOptions`. A fully masked
-    row attends to nothing: its output and gradients are 0 (Burn's NaN-safe softmax). Returns
-    ``[batch, heads, seq_q, val_dim]``. Raises TypeError/ValueError (naming the shapes) for
-    other kinds or shapes.
+    (ALiBi, relative positions); ``options``:
+    [`AttentionModuleOptions`][burn_torch.functional.module_ops.AttentionModuleOptions]. A fully
+    masked row attends to nothing: its output and gradients are 0 (Burn's NaN-safe softmax). Returns
+    ``[batch, heads, seq_q, val_dim]``. Raises TypeError/ValueError (naming the shapes) for other
+    kinds or shapes.
     """
     # one cheap check on the hot path; _attention_error explains a failure
     if not (isinstance(q, Tensor) and isinstance(k, Tensor) and isinstance(v, Tensor)

@@ -1,6 +1,9 @@
 """Burn's convolution functions (``module::conv1d`` ... ``conv_transpose3d``,
-``deform_conv2d``) and their options (:class:`ConvOptions`, :class:`PaddedConvOptions`, :class:`ConvTransposeOptions`,
-:class:`DeformConvOptions`). Weights keep Burn's layouts: ``[channels_out, channels_in / groups,
+``deform_conv2d``) and their options ([`ConvOptions`][burn_torch.functional.module_ops.ConvOptions],
+[`PaddedConvOptions`][burn_torch.functional.module_ops.PaddedConvOptions],
+[`ConvTransposeOptions`][burn_torch.functional.module_ops.ConvTransposeOptions],
+[`DeformConvOptions`][burn_torch.functional.module_ops.DeformConvOptions]). Weights keep Burn's
+layouts: ``[channels_out, channels_in / groups,
 *kernel]`` for a convolution, ``[channels_in, channels_out / groups, *kernel]`` for a transposed
 one. Each is one op-table entry (``burn_torch.ops.conv``).
 """
@@ -42,9 +45,11 @@ class ConvOptions:
 
 @dataclass(frozen=True, kw_only=True)
 class PaddedConvOptions:
-    """Burn's ``PaddedConvOptions<N>``: :class:`ConvOptions` whose ``padding`` is the padding at the
-    start of each dim, plus ``padding_end`` (``None`` when padding is symmetric). Build it with
-    :meth:`asymmetric`; a convolution given one pads its input explicitly, as Burn does."""
+    """Burn's ``PaddedConvOptions<N>``:
+    [`ConvOptions`][burn_torch.functional.module_ops.ConvOptions] whose ``padding`` is the padding
+    at the start of each dim, plus ``padding_end`` (``None`` when padding is symmetric). Build it
+    with [`asymmetric`][burn_torch.functional.module_ops.PaddedConvOptions.asymmetric]; a
+    convolution given one pads its input explicitly, as Burn does."""
 
     options: ConvOptions
     padding_end: Sequence[int] | None = None

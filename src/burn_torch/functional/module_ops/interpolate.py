@@ -1,4 +1,5 @@
-"""Burn's ``module::interpolate`` and its :class:`InterpolateOptions`."""
+"""Burn's ``module::interpolate`` and its
+[`InterpolateOptions`][burn_torch.functional.module_ops.InterpolateOptions]."""
 from __future__ import annotations
 
 from dataclasses import dataclass

@@ -65,7 +65,8 @@ def _layer_norm_ok(x, gamma, beta, epsilon) -> bool:
 
 def rms_norm(input: Tensor, gamma: Tensor, epsilon: float) -> Tensor:
     """``x / sqrt(mean(x^2) + epsilon) * gamma`` over the last dim, ``gamma`` of shape
-    ``[d_model]`` (Burn's ``RmsNorm``). Errors as :func:`layer_norm`."""
+    ``[d_model]`` (Burn's ``RmsNorm``). Errors as
+    [`layer_norm`][burn_torch.functional.module_ops.layer_norm]."""
     _input("rms_norm", input, 1)
     _param("rms_norm", "gamma", gamma, input.dims()[-1])
     return applyn(norm_ops.RMS_NORM, (input, gamma), (_epsilon("rms_norm", epsilon),))
@@ -77,7 +78,7 @@ def group_norm(input: Tensor, gamma: Tensor | None, beta: Tensor | None, num_gro
     channels and every position (biased variance), then ``* gamma + beta`` per channel when
     both are given (``[channels]`` each; both or neither). Raises ValueError when ``channels``
     is not divisible by ``num_groups``, for one of gamma/beta without the other, or as
-    :func:`layer_norm`."""
+    [`layer_norm`][burn_torch.functional.module_ops.layer_norm]."""
     _input("group_norm", input, 2)
     channels = input.dims()[1]
     if isinstance(num_groups, bool) or not isinstance(num_groups, int) or num_groups < 1 \

@@ -111,14 +111,16 @@ _PAIR = (list, tuple)
 
 def max_pool1d_with_indices(x: Tensor, kernel_size: int, stride: int, padding: int,
                             dilation: int, ceil_mode: bool = False) -> tuple[Tensor, Tensor]:
-    """:func:`max_pool1d` and the Int index (along the length) of each maximum."""
+    """[`max_pool1d`][burn_torch.functional.module_ops.max_pool1d] and the Int index (along the
+    length) of each maximum."""
     return _max_pool(1, x, kernel_size, stride, padding, dilation, ceil_mode)
 
 
 def max_pool2d_with_indices(x: Tensor, kernel_size: Sequence[int], stride: Sequence[int],
                             padding: Sequence[int], dilation: Sequence[int],
                             ceil_mode: bool = False) -> tuple[Tensor, Tensor]:
-    """:func:`max_pool2d` and the Int flat index ``h * width + w`` of each maximum."""
+    """[`max_pool2d`][burn_torch.functional.module_ops.max_pool2d] and the Int flat index ``h *
+    width + w`` of each maximum."""
     return _max_pool(2, x, kernel_size, stride, padding, dilation, ceil_mode)
 
 

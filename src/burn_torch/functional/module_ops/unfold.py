@@ -1,5 +1,5 @@
-"""Burn's ``module::unfold4d`` (sliding blocks as columns, with :class:`UnfoldOptions`) and its
-adjoint ``fold4d``.
+"""Burn's ``module::unfold4d`` (sliding blocks as columns, with
+[`UnfoldOptions`][burn_torch.functional.module_ops.UnfoldOptions]) and its adjoint ``fold4d``.
 """
 from __future__ import annotations
 
@@ -42,10 +42,10 @@ def unfold4d(x: Tensor, kernel_size: Sequence[int], options: UnfoldOptions) -> T
 
 def fold4d(x: Tensor, output_size: Sequence[int], kernel_size: Sequence[int],
            options: UnfoldOptions) -> Tensor:
-    """The adjoint of :func:`unfold4d` (torch's ``nn.Fold``): columns x ``[batch, channels * k_h *
-    k_w, blocks]`` summed into ``[batch, channels, *output_size]`` where blocks overlap.
-    ValueError when the column count does not divide by the kernel or ``blocks`` differs from the
-    number of sliding blocks of ``output_size``."""
+    """The adjoint of [`unfold4d`][burn_torch.functional.module_ops.unfold4d] (torch's ``nn.Fold``):
+    columns x ``[batch, channels * k_h * k_w, blocks]`` summed into ``[batch, channels,
+    *output_size]`` where blocks overlap. ValueError when the column count does not divide by the
+    kernel or ``blocks`` differs from the number of sliding blocks of ``output_size``."""
     _float("fold4d", "x", x, 3, " [batch, channels * k_h * k_w, blocks]")
     if not isinstance(options, UnfoldOptions):
         raise TypeError(f"fold4d: options must be UnfoldOptions, got {options!r}")

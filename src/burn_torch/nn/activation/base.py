@@ -3,15 +3,20 @@ applies it with its config's fields.
 """
 from __future__ import annotations
 
+from typing import Callable, ClassVar, TypeVar
+
 from ...module import Config, Module
 from ...tensor import Tensor
-from .rrelu import _fields
+
+
+def _fields(module: Module, *names: str) -> str:
+    return ", ".join(f"{n}: {getattr(module, n)}" for n in names)
 
 
 class _Stateless(Module):
     """An activation without fields: ``forward`` applies ``_fn``."""
 
-    _fn = None
+    _fn: ClassVar[Callable[..., Tensor]]  # a staticmethod in each subclass
 
     def forward(self, input: Tensor) -> Tensor:
         return type(self)._fn(input)
@@ -24,8 +29,8 @@ class _Stateless(Module):
 class _Configured(Module):
     """An activation whose fields are its config's: ``forward`` applies ``_fn(input, *fields)``."""
 
-    _fn = None
-    _names: tuple = ()
+    _fn: ClassVar[Callable[..., Tensor]]
+    _names: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, *values: float) -> None:
         super().__init__()
@@ -39,5 +44,8 @@ class _Configured(Module):
         return f"{type(self).__name__} {{{_fields(self, *self._names)}}}"
 
 
-def _layer(cls: type, config: Config) -> Module:
+_Layer = TypeVar("_Layer", bound=_Configured)
+
+
+def _layer(cls: type[_Layer], config: Config) -> _Layer:
     return cls(*(getattr(config, n) for n in cls._names))

@@ -2,17 +2,16 @@
 from __future__ import annotations
 
 from ...functional.activation import gelu, gelu_tanh
-from ...module import Module
+from ...module import Module, module_fields
 from ...tensor import Tensor
 
 
+@module_fields
 class Gelu(Module):
     """GELU element-wise: exact (erf form), or the tanh approximation when ``approximate``
     (Burn's ``Gelu::new_approximate()``)."""
 
-    def __init__(self, approximate: bool = False) -> None:
-        super().__init__()
-        self.approximate = approximate
+    approximate: bool = False
 
     @classmethod
     def new_approximate(cls) -> "Gelu":

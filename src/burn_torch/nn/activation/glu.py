@@ -2,17 +2,16 @@
 from __future__ import annotations
 
 from ...functional import activation as act
-from ...module import Module
+from ...module import Module, module_fields
 from ...tensor import Tensor
 
 
+@module_fields
 class GLU(Module):
     """Gated linear unit along ``dim`` (Burn's ``GLU::new(dim)``): the first half of the input
     times the sigmoid of the second half; ``dim``'s size is halved."""
 
-    def __init__(self, dim: int) -> None:
-        super().__init__()
-        self.dim = dim
+    dim: int
 
     def forward(self, input: Tensor) -> Tensor:
         return act.glu(input, self.dim)

@@ -2,12 +2,13 @@
 from __future__ import annotations
 
 from ...functional.activation import leaky_relu
-from ...module import Config, Module
+from ...module import Config, Module, module_fields
 from ...tensor import Tensor
 
 
 class LeakyReluConfig(Config):
-    """Configuration of :class:`LeakyRelu` (Burn's default slope 0.01)."""
+    """Configuration of [`LeakyRelu`][burn_torch.nn.activation.LeakyRelu] (Burn's default slope
+    0.01)."""
 
     negative_slope: float = 0.01
 
@@ -15,12 +16,11 @@ class LeakyReluConfig(Config):
         return LeakyRelu(self.negative_slope)
 
 
+@module_fields
 class LeakyRelu(Module):
     """``x`` from 0 up, ``negative_slope * x`` below 0."""
 
-    def __init__(self, negative_slope: float) -> None:
-        super().__init__()
-        self.negative_slope = negative_slope
+    negative_slope: float
 
     def forward(self, input: Tensor) -> Tensor:
         return leaky_relu(input, self.negative_slope)

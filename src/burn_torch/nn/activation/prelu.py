@@ -4,14 +4,15 @@ from __future__ import annotations
 from ... import validate
 from ...device import Device
 from ...functional.activation import prelu
-from ...module import Config, Module, Param
+from ...module import Config, Module, Param, module_fields
 from ...tensor import Tensor
 from ..initializer import Initializer
+from ..checks import expect_input
 
 
 class PReluConfig(Config):
-    """Configuration of :class:`PRelu`: ``num_parameters`` slopes (1, or one per channel), each
-    initialised to ``alpha`` (Burn's defaults 1 and 0.25)."""
+    """Configuration of [`PRelu`][burn_torch.nn.activation.PRelu]: ``num_parameters`` slopes (1, or
+    one per channel), each initialised to ``alpha`` (Burn's defaults 1 and 0.25)."""
 
     num_parameters: int = 1
     alpha: float = 0.25
@@ -22,14 +23,18 @@ class PReluConfig(Config):
                      self.alpha)
 
 
+@module_fields
 class PRelu(Module):
     """``x`` from 0 up, ``alpha * x`` below 0 with a learned ``alpha`` (a Param of shape
     ``[num_parameters]``; ``alpha_value`` is the initial value, as Burn)."""
 
-    def __init__(self, alpha: Param, alpha_value: float) -> None:
-        super().__init__()
-        self.alpha = alpha
-        self.alpha_value = alpha_value
+    alpha: Param
+    alpha_value: float
 
     def forward(self, input: Tensor) -> Tensor:
+        """``input`` where positive, ``alpha * input`` elsewhere (one alpha per channel, dim 1,
+        with ``num_parameters`` > 1: ValueError for another channel count)."""
+        n = self.alpha.val()._data.shape[0]
+        if n > 1:
+            expect_input("PRelu", input, f"[batch, {n}, ...] (num_parameters {n})", None, {1: n})
         return prelu(input, self.alpha.val())

@@ -3,24 +3,20 @@ from __future__ import annotations
 
 from ...distribution import Distribution
 from ...functional import activation as act
-from ...module import Config, Module
+from ...module import Config, Module, module_fields
 from ...tensor import Tensor
+from .base import _fields
 
 
-def _fields(module: Module, *names: str) -> str:
-    return ", ".join(f"{n}: {getattr(module, n)}" for n in names)
-
-
+@module_fields
 class RRelu(Module):
     """Randomized leaky ReLU. On an autodiff device (Burn's test of training) every negative
     element gets its own slope drawn from ``U(lower, upper)`` (with the device's generator: see
     ``Device.seed``), and the gradient there is that slope; elsewhere it is
     ``leaky_relu(x, (lower + upper) / 2)``."""
 
-    def __init__(self, lower: float, upper: float) -> None:
-        super().__init__()
-        self.lower = lower
-        self.upper = upper
+    lower: float
+    upper: float
 
     def forward(self, input: Tensor) -> Tensor:
         if not input.device().is_autodiff():

@@ -6,15 +6,17 @@ import math
 from ... import validate
 from ...device import Device
 from ...functional import activation as act
-from ...module import Config, Module
+from ...module import Config, Module, module_fields
 from ...tensor import Tensor
 from ..initializer import Initializer
 from ..linear import Linear, LinearConfig
+from ..checks import expect_input
 
 
 # -- SwiGlu: silu(x W_inner + b) * (x W_outer + b) ------------------------------------------------
 class SwiGluConfig(Config):
-    """Configuration of :class:`SwiGlu` (Burn's defaults: no bias, Linear's initializer)."""
+    """Configuration of [`SwiGlu`][burn_torch.nn.activation.SwiGlu] (Burn's defaults: no bias,
+    Linear's initializer)."""
 
     d_input: int
     d_output: int
@@ -28,15 +30,17 @@ class SwiGluConfig(Config):
         return SwiGlu(linear.init(device), linear.init(device))
 
 
+@module_fields
 class SwiGlu(Module):
     """``silu(linear_inner(x)) * linear_outer(x)``: ``[..., d_input] -> [..., d_output]``."""
 
-    def __init__(self, linear_inner: Linear, linear_outer: Linear) -> None:
-        super().__init__()
-        self.linear_inner = linear_inner
-        self.linear_outer = linear_outer
+    linear_inner: Linear
+    linear_outer: Linear
 
     def forward(self, input: Tensor) -> Tensor:
+        """``silu(input W_inner + b) * (input W_outer + b)``; ValueError for another last dim."""
+        d_input = self.linear_inner.weight.val()._data.shape[0]
+        expect_input("SwiGlu", input, f"[..., {d_input}] (d_input {d_input})", None, {-1: d_input})
         return act.silu(self.linear_inner.forward(input)) * self.linear_outer.forward(input)
 
     def __repr__(self) -> str:

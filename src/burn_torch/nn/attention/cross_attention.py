@@ -22,7 +22,8 @@ from ..linear import Linear, LinearConfig
 
 
 class CrossAttentionConfig(Config):
-    """Configuration of :class:`CrossAttention` (Burn's fields and defaults)."""
+    """Configuration of [`CrossAttention`][burn_torch.nn.attention.CrossAttention] (Burn's fields
+    and defaults)."""
 
     d_model: int
     d_context: int
@@ -90,8 +91,8 @@ class CrossAttention(Module):
 
     def forward_cache(self, query: Tensor, context: Tensor, mask: Tensor | None,
                       cache: CrossAttentionCache) -> Tensor:
-        """:meth:`forward` with the context's key and value heads from ``cache`` after the
-        first call."""
+        """[`forward`][burn_torch.nn.attention.CrossAttention.forward] with the context's key and
+        value heads from ``cache`` after the first call."""
         k = cache.k.forward_full(context, lambda c: self._kv(self.key, c))
         v = cache.v.forward_full(context, lambda c: self._kv(self.value, c))
         return self._attend(query, k, v, mask)

@@ -1,6 +1,8 @@
-"""Burn's attention-mask helpers (``burn::nn::attention``): :func:`generate_padding_mask`
-(pads token lists to one length and marks the padding) and :func:`generate_autoregressive_mask`
-(the causal mask). Masks are Bool tensors, True where a position is masked out.
+"""Burn's attention-mask helpers (``burn::nn::attention``):
+[`generate_padding_mask`][burn_torch.nn.attention.generate_padding_mask] (pads token lists to one
+length and marks the padding) and
+[`generate_autoregressive_mask`][burn_torch.nn.attention.generate_autoregressive_mask] (the causal
+mask). Masks are Bool tensors, True where a position is masked out.
 """
 from __future__ import annotations
 

@@ -29,7 +29,8 @@ from ..linear import Linear, LinearConfig
 
 
 class MultiHeadAttentionConfig(Config):
-    """Configuration of :class:`MultiHeadAttention` (Burn's fields and defaults)."""
+    """Configuration of [`MultiHeadAttention`][burn_torch.nn.attention.MultiHeadAttention] (Burn's
+    fields and defaults)."""
 
     d_model: int
     n_heads: int
@@ -61,9 +62,10 @@ class MultiHeadAttentionConfig(Config):
 
 @dataclass(frozen=True)
 class MhaInput:
-    """The input of :meth:`MultiHeadAttention.forward`: ``query`` ``[batch, seq_q, d_model]``,
-    ``key`` and ``value`` ``[batch, seq_k, d_model]``, optional Bool masks ``mask_pad``
-    ``[batch, seq_k]`` and ``mask_attn`` ``[batch, seq_q, seq_k]``."""
+    """The input of
+    [`MultiHeadAttention.forward`][burn_torch.nn.attention.MultiHeadAttention.forward]: ``query``
+    ``[batch, seq_q, d_model]``, ``key`` and ``value`` ``[batch, seq_k, d_model]``, optional Bool
+    masks ``mask_pad`` ``[batch, seq_k]`` and ``mask_attn`` ``[batch, seq_q, seq_k]``."""
 
     query: Tensor
     key: Tensor
@@ -96,11 +98,11 @@ def mha_weights(query: Tensor, key: Tensor, mask_pad: Tensor | None, mask_attn: 
                 divisor: float, fill: float, drop: "torch.Tensor | None" = None) -> Tensor:
     """``softmax(mask_fill(query keyᵀ / divisor * drop), dim=3)`` as one step (the
     ``mha_weights`` op-table entry), the masked scores set to ``fill``: the weights of
-    :class:`MultiHeadAttention`. ``query`` ``[batch, heads, seq_q, d_k]``, ``key`` ``[batch,
-    heads, seq_k, d_k]``; the Bool masks, True where masked, ``mask_pad`` ``[batch, seq_k]`` and
-    ``mask_attn`` ``[batch, seq_q, seq_k]`` (shapes checked by the module); ``drop``, when given,
-    the scaled dropout mask of the scores (``Dropout.scaled_mask``). TypeError for a mask that
-    is not Bool."""
+    [`MultiHeadAttention`][burn_torch.nn.attention.MultiHeadAttention]. ``query`` ``[batch, heads,
+    seq_q, d_k]``, ``key`` ``[batch, heads, seq_k, d_k]``; the Bool masks, True where masked,
+    ``mask_pad`` ``[batch, seq_k]`` and ``mask_attn`` ``[batch, seq_q, seq_k]`` (shapes checked by
+    the module); ``drop``, when given, the scaled dropout mask of the scores
+    (``Dropout.scaled_mask``). TypeError for a mask that is not Bool."""
     batch, _, seq_q, _ = query._data.shape
     seq_k = key._data.shape[2]
     mask = None
@@ -147,9 +149,11 @@ class MultiHeadAttention(Module):
         return MhaOutput(weights, self.output.forward(context))
 
     def forward_cache(self, input: MhaInput, cache: "MhaCache") -> MhaOutput:
-        """:meth:`forward` for autoregressive decoding: the projections of the positions seen
-        at earlier steps come from ``cache`` (updated in place), only the newest is computed
-        (see :class:`MhaCache`). ``input`` holds the whole sequence so far."""
+        """[`forward`][burn_torch.nn.attention.MultiHeadAttention.forward] for autoregressive
+        decoding: the projections of the positions seen at earlier steps come from ``cache``
+        (updated in place), only the newest is computed (see
+        [`MhaCache`][burn_torch.nn.attention.MhaCache]). ``input`` holds the whole sequence so
+        far."""
         batch, seq_q, _ = self._check(input)
         query = cache.query.forward(input.query, lambda t: self._heads(self.query, t))
         key = cache.key.forward(input.key, lambda t: self._heads(self.key, t))
@@ -160,7 +164,7 @@ class MultiHeadAttention(Module):
 
     def _weights(self, query: Tensor, key: Tensor, input: MhaInput) -> Tensor:
         """Burn's order: scaled scores, dropout, masks (``min_float``), softmax over keys. With the
-        plain softmax and a query and key of one dtype: one :func:`mha_weights` step (the same
+        plain softmax and a query and key of one dtype: one ``mha_weights`` step (the same
         values and dropout draws, fewer kernels and steps)."""
         if not self.quiet_softmax and query._data.dtype is key._data.dtype:
             drop = None
@@ -220,8 +224,10 @@ class _LinearCache:
 
 class MhaCache:
     """Burn's ``MhaCache``: the cached query, key, value and output projections of a
-    :class:`MultiHeadAttention` during autoregressive decoding. :meth:`autoregressive` appends
-    the newest position at each step (self-attention); :meth:`autoregressive_cross_attention`
+    [`MultiHeadAttention`][burn_torch.nn.attention.MultiHeadAttention] during autoregressive
+    decoding. [`autoregressive`][burn_torch.nn.attention.MhaCache.autoregressive] appends the newest
+    position at each step (self-attention);
+    [`autoregressive_cross_attention`][burn_torch.nn.attention.MhaCache.autoregressive_cross_attention]
     computes the key and value projections of the fixed memory once."""
 
     def __init__(self, query: _LinearCache, key: _LinearCache, value: _LinearCache,

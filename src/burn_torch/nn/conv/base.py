@@ -7,22 +7,24 @@ import math
 from typing import Sequence
 
 from ... import validate
+from ..checks import expect_input
 from ...device import Device
 from ...functional.module_ops.conv import (conv_transpose2d, ConvOptions, ConvTransposeOptions,
                                            PaddedConvOptions)
-from ...module import Config, Module, Param
+from ...module import Config, Module, Param, module_fields
 from ...tensor import Tensor
 from ..initializer import Initializer
+from ..padding import PaddingConfig1d, PaddingConfig2d, PaddingConfig3d
 
 
 _DEFAULT_INIT = Initializer.kaiming_uniform(1.0 / math.sqrt(3.0), False)
 
 
-def _input_rank(op: str, input, rank: int, layout: str) -> None:
-    """TypeError unless ``input`` is a Tensor, ValueError unless it has ``rank``."""
-    if not isinstance(input, Tensor):
-        raise TypeError(f"{op}: input must be a Tensor, got {type(input).__name__}")
-    validate.rank(op, "input", input, rank, layout)
+def _check_input(layer: str, input, rank: int, channels_in: int, dims: str) -> None:
+    """The layer's input check (``expect_input``): rank ``rank``,
+    ``channels_in`` channels at dim 1; ``dims`` names the spatial dims."""
+    expect_input(layer, input, f"[batch, {channels_in}, {dims}] (channels_in {channels_in})", rank,
+                 {1: channels_in})
 
 
 def _check_groups(channels_in: int, channels_out: int, groups: int) -> None:
@@ -52,20 +54,19 @@ def _bias(param: Param | None) -> Tensor | None:
     return None if param is None else param.val()
 
 
+@module_fields
 class _Convolution(Module):
     """The fields every convolution layer has, in Burn's order: ``weight``, ``bias`` (None
-    without one), ``stride``, ``kernel_size``, ``dilation``, ``groups`` and ``padding``."""
+    without one), ``stride``, ``kernel_size``, ``dilation``, ``groups`` and ``padding`` (ints
+    for a 1-d layer, lists of ints otherwise)."""
 
-    def __init__(self, weight: Param, bias: Param | None, stride, kernel_size, dilation,
-                 groups: int, padding) -> None:
-        super().__init__()
-        self.weight = weight
-        self.bias = bias
-        self.stride = stride
-        self.kernel_size = kernel_size
-        self.dilation = dilation
-        self.groups = groups
-        self.padding = padding
+    weight: Param
+    bias: Param | None
+    stride: int | list[int]
+    kernel_size: int | list[int]
+    dilation: int | list[int]
+    groups: int
+    padding: PaddingConfig1d | PaddingConfig2d | PaddingConfig3d
 
 
 class _ConvConfig(Config):
@@ -117,21 +118,22 @@ def _copy(value):
     return value if isinstance(value, int) else list(value)
 
 
+@module_fields
 class _ConvTranspose(_Convolution):
-    """The fields of a transposed convolution: :class:`_Convolution`'s, ``padding_out`` and
+    """The fields of a transposed convolution: ``_Convolution``'s, ``padding_out`` and
     ``channels``; ``_op`` and ``_rank`` name its functional form and input rank."""
 
     _op = staticmethod(conv_transpose2d)
     _layout = ""
 
-    def __init__(self, weight: Param, bias: Param | None, stride, kernel_size, dilation,
-                 groups: int, padding, padding_out, channels: list[int]) -> None:
-        super().__init__(weight, bias, stride, kernel_size, dilation, groups, padding)
-        self.padding_out = padding_out
-        self.channels = channels
+    padding_out: int | list[int]
+    channels: list[int]
 
     def forward(self, input: Tensor) -> Tensor:
-        """The transposed convolution of ``input``."""
+        """The transposed convolution of ``input``; ValueError for another rank or channel
+        count."""
+        _check_input(type(self).__name__, input, self.weight.val()._data.dim(), self.channels[0],
+                     "...")
         options = ConvTransposeOptions(stride=_as_list(self.stride),
                                        padding=_as_list(self.padding),
                                        padding_out=_as_list(self.padding_out),

@@ -4,16 +4,16 @@ from __future__ import annotations
 from ... import validate
 from ...device import Device
 from ...functional.module_ops.conv import conv1d
-from ...module import Config, Param
+from ...module import Config
 from ...tensor import Tensor
 from ..initializer import Initializer
 from ..padding import PaddingConfig1d
-from .base import (_bias, _check_groups, _check_same, _Convolution, _DEFAULT_INIT, _input_rank,
+from .base import (_bias, _check_groups, _check_same, _Convolution, _DEFAULT_INIT, _check_input,
                    _options)
 
 
 class Conv1dConfig(Config):
-    """Configuration of :class:`Conv1d` (Burn's fields and defaults)."""
+    """Configuration of [`Conv1d`][burn_torch.nn.conv.Conv1d] (Burn's fields and defaults)."""
 
     channels_in: int
     channels_out: int
@@ -48,13 +48,11 @@ class Conv1d(_Convolution):
     ``groups``, ``padding``.
     """
 
-    def __init__(self, weight: Param, bias: Param | None, stride: int, kernel_size: int,
-                 dilation: int, groups: int, padding: PaddingConfig1d) -> None:
-        super().__init__(weight, bias, stride, kernel_size, dilation, groups, padding)
 
     def forward(self, input: Tensor) -> Tensor:
         """The convolution of ``input`` (ValueError naming the shapes when they disagree)."""
-        _input_rank("Conv1d.forward", input, 3, " [batch, channels, length]")
+        _check_input("Conv1d", input, 3, self.weight.val()._data.shape[1] * self.groups,
+                     "length")
         options = _options(self.padding, input.dims()[2:], [self.kernel_size], [self.stride],
                            [self.dilation], self.groups)
         return conv1d(input, self.weight.val(), _bias(self.bias), options)

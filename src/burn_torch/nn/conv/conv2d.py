@@ -5,16 +5,15 @@ from typing import Sequence
 
 from ...device import Device
 from ...functional.module_ops.conv import conv2d
-from ...module import Param
 from ...tensor import Tensor
 from ..initializer import Initializer
 from ..padding import PaddingConfig2d
-from .base import _bias, _ConvConfig, _Convolution, _DEFAULT_INIT, _input_rank, _options
+from .base import _bias, _ConvConfig, _Convolution, _DEFAULT_INIT, _check_input, _options
 
 
 class Conv2dConfig(_ConvConfig):
-    """Configuration of :class:`Conv2d`: ``channels`` is ``[in, out]``, ``kernel_size``
-    ``[k_h, k_w]`` (Burn's fields and defaults)."""
+    """Configuration of [`Conv2d`][burn_torch.nn.conv.Conv2d]: ``channels`` is ``[in, out]``,
+    ``kernel_size`` ``[k_h, k_w]`` (Burn's fields and defaults)."""
 
     channels: Sequence[int]
     kernel_size: Sequence[int]
@@ -26,7 +25,7 @@ class Conv2dConfig(_ConvConfig):
     initializer: Initializer = _DEFAULT_INIT
 
     def init(self, device: Device) -> "Conv2d":
-        """A new Conv2d on ``device``; ValueError as :meth:`Conv1dConfig.init`."""
+        """A new Conv2d on ``device``; ValueError as ``Conv1dConfig.init``."""
         return super().init(device)
 
     _layer = property(lambda self: Conv2d)
@@ -40,14 +39,11 @@ class Conv2d(_Convolution):
     ``groups``, ``padding``.
     """
 
-    def __init__(self, weight: Param, bias: Param | None, stride: list[int],
-                 kernel_size: list[int], dilation: list[int], groups: int,
-                 padding: PaddingConfig2d) -> None:
-        super().__init__(weight, bias, stride, kernel_size, dilation, groups, padding)
 
     def forward(self, input: Tensor) -> Tensor:
         """The convolution of ``input`` (ValueError naming the shapes when they disagree)."""
-        _input_rank("Conv2d.forward", input, 4, " [batch, channels, height, width]")
+        _check_input("Conv2d", input, 4, self.weight.val()._data.shape[1] * self.groups,
+                     "height, width")
         options = _options(self.padding, input.dims()[2:], self.kernel_size, self.stride,
                            self.dilation, self.groups)
         return conv2d(input, self.weight.val(), _bias(self.bias), options)

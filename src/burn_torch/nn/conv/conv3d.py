@@ -5,16 +5,15 @@ from typing import Sequence
 
 from ...device import Device
 from ...functional.module_ops.conv import conv3d, ConvOptions
-from ...module import Param
 from ...tensor import Tensor
 from ..initializer import Initializer
 from ..padding import PaddingConfig3d
-from .base import _bias, _ConvConfig, _Convolution, _DEFAULT_INIT, _input_rank
+from .base import _bias, _ConvConfig, _Convolution, _DEFAULT_INIT, _check_input
 
 
 class Conv3dConfig(_ConvConfig):
-    """Configuration of :class:`Conv3d`: ``channels`` is ``[in, out]``, ``kernel_size``
-    ``[k_d, k_h, k_w]`` (Burn's fields and defaults)."""
+    """Configuration of [`Conv3d`][burn_torch.nn.conv.Conv3d]: ``channels`` is ``[in, out]``,
+    ``kernel_size`` ``[k_d, k_h, k_w]`` (Burn's fields and defaults)."""
 
     channels: Sequence[int]
     kernel_size: Sequence[int]
@@ -26,7 +25,7 @@ class Conv3dConfig(_ConvConfig):
     initializer: Initializer = _DEFAULT_INIT
 
     def init(self, device: Device) -> "Conv3d":
-        """A new Conv3d on ``device``; ValueError as :meth:`Conv1dConfig.init`."""
+        """A new Conv3d on ``device``; ValueError as ``Conv1dConfig.init``."""
         return super().init(device)
 
     _layer = property(lambda self: Conv3d)
@@ -34,18 +33,15 @@ class Conv3dConfig(_ConvConfig):
 
 class Conv3d(_Convolution):
     """3-D convolution: ``[batch, channels_in, d, h, w] -> [batch, channels_out, d_out, h_out,
-    w_out]``. Fields as :class:`Conv2d` (``weight`` ``[channels_out, channels_in / groups, k_d,
+    w_out]``. Fields as ``Conv2d`` (``weight`` ``[channels_out, channels_in / groups, k_d,
     k_h, k_w]``); padding is symmetric (``same`` with an even kernel raises ValueError, as Burn).
     """
 
-    def __init__(self, weight: Param, bias: Param | None, stride: list[int],
-                 kernel_size: list[int], dilation: list[int], groups: int,
-                 padding: PaddingConfig3d) -> None:
-        super().__init__(weight, bias, stride, kernel_size, dilation, groups, padding)
 
     def forward(self, input: Tensor) -> Tensor:
         """The convolution of ``input`` (ValueError naming the shapes when they disagree)."""
-        _input_rank("Conv3d.forward", input, 5, " [batch, channels, depth, height, width]")
+        _check_input("Conv3d", input, 5, self.weight.val()._data.shape[1] * self.groups,
+                     "depth, height, width")
         padding = self.padding.symmetric(input.dims()[2:], self.kernel_size, self.stride)
         options = ConvOptions(stride=self.stride, padding=padding, dilation=self.dilation,
                               groups=self.groups)

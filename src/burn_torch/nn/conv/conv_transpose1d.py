@@ -10,7 +10,8 @@ from .base import _ConvTranspose, _ConvTransposeConfig, _DEFAULT_INIT
 
 
 class ConvTranspose1dConfig(_ConvTransposeConfig):
-    """Configuration of :class:`ConvTranspose1d` (Burn's fields and defaults; ints per field)."""
+    """Configuration of [`ConvTranspose1d`][burn_torch.nn.conv.ConvTranspose1d] (Burn's fields and
+    defaults; ints per field)."""
 
     channels: Sequence[int]
     kernel_size: int

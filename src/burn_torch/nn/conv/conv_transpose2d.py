@@ -10,8 +10,8 @@ from .base import _ConvTranspose, _ConvTransposeConfig, _DEFAULT_INIT
 
 
 class ConvTranspose2dConfig(_ConvTransposeConfig):
-    """Configuration of :class:`ConvTranspose2d` (Burn's fields and defaults; ``padding`` and
-    ``padding_out`` are per-dim ints)."""
+    """Configuration of [`ConvTranspose2d`][burn_torch.nn.conv.ConvTranspose2d] (Burn's fields and
+    defaults; ``padding`` and ``padding_out`` are per-dim ints)."""
 
     channels: Sequence[int]
     kernel_size: Sequence[int]

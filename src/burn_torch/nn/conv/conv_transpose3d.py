@@ -10,7 +10,8 @@ from .base import _ConvTranspose, _ConvTransposeConfig, _DEFAULT_INIT
 
 
 class ConvTranspose3dConfig(_ConvTransposeConfig):
-    """Configuration of :class:`ConvTranspose3d` (Burn's fields and defaults, three ints each)."""
+    """Configuration of [`ConvTranspose3d`][burn_torch.nn.conv.ConvTranspose3d] (Burn's fields and
+    defaults, three ints each)."""
 
     channels: Sequence[int]
     kernel_size: Sequence[int]

@@ -7,16 +7,17 @@ from typing import Sequence
 from ... import validate
 from ...device import Device
 from ...functional.module_ops.conv import deform_conv2d, DeformConvOptions
-from ...module import Config, Module, Param
+from ...module import Config, Module, Param, module_fields
 from ...tensor import Tensor
 from ..initializer import Initializer
 from ..padding import PaddingConfig2d
-from .base import _bias, _check_groups, _check_same, _DEFAULT_INIT, _input_rank
+from .base import _bias, _check_groups, _check_same, _DEFAULT_INIT, _check_input
 
 
 class DeformConv2dConfig(Config):
-    """Configuration of :class:`DeformConv2d` (Burn's fields and defaults). ``offset_groups``
-    is honoured (Burn 0.21's ``init`` copied ``weight_groups`` into it, a bug later Burn fixes)."""
+    """Configuration of [`DeformConv2d`][burn_torch.nn.conv.DeformConv2d] (Burn's fields and
+    defaults). ``offset_groups`` is honoured (Burn 0.21's ``init`` copied ``weight_groups`` into it,
+    a bug later Burn fixes)."""
 
     channels: Sequence[int]
     kernel_size: Sequence[int]
@@ -50,30 +51,28 @@ class DeformConv2dConfig(Config):
                             self.padding)
 
 
+@module_fields
 class DeformConv2d(Module):
     """Deformable 2-D convolution (Burn's fields: ``weight`` ``[channels_out, channels_in /
     weight_groups, k_h, k_w]``, ``bias``, ``stride``, ``kernel_size``, ``dilation``,
     ``weight_groups``, ``offset_groups``, ``padding``)."""
 
-    def __init__(self, weight: Param, bias: Param | None, stride: list[int],
-                 kernel_size: list[int], dilation: list[int], weight_groups: int,
-                 offset_groups: int, padding: PaddingConfig2d) -> None:
-        super().__init__()
-        self.weight = weight
-        self.bias = bias
-        self.stride = stride
-        self.kernel_size = kernel_size
-        self.dilation = dilation
-        self.weight_groups = weight_groups
-        self.offset_groups = offset_groups
-        self.padding = padding
+    weight: Param
+    bias: Param | None
+    stride: list[int]
+    kernel_size: list[int]
+    dilation: list[int]
+    weight_groups: int
+    offset_groups: int
+    padding: PaddingConfig2d
 
     def forward(self, input: Tensor, offset: Tensor, mask: Tensor | None = None) -> Tensor:
         """input ``[batch, channels_in, h, w]``, offset ``[batch, 2 * offset_groups * k_h * k_w,
         out_h, out_w]``, mask ``[batch, offset_groups * k_h * k_w, out_h, out_w]`` or None;
         returns ``[batch, channels_out, out_h, out_w]``. Padding must be symmetric (ValueError
         otherwise, as Burn)."""
-        _input_rank("DeformConv2d.forward", input, 4, " [batch, channels, height, width]")
+        _check_input("DeformConv2d", input, 4, self.weight.val()._data.shape[1] * self.weight_groups,
+                     "height, width")
         pairs = self.padding.pairs(input.dims()[2:], self.kernel_size, self.stride)
         if any(a != b for a, b in pairs):
             raise ValueError(f"DeformConv2d: asymmetric padding {pairs} is not supported")

@@ -2,13 +2,14 @@
 from __future__ import annotations
 
 from ...functional.module_ops.interpolate import interpolate
-from ...module import Config, Module
+from ...module import Config, Module, module_fields
 from ...tensor import Tensor
 from .base import _options, _output_size, _rank, InterpolateMode
 
 
 class Interpolate1dConfig(Config):
-    """Configuration of :class:`Interpolate1d` (Burn's fields and defaults)."""
+    """Configuration of [`Interpolate1d`][burn_torch.nn.interpolate.Interpolate1d] (Burn's fields
+    and defaults)."""
 
     output_size: int | None = None
     scale_factor: float | None = None
@@ -19,17 +20,15 @@ class Interpolate1dConfig(Config):
         return Interpolate1d(self.output_size, self.scale_factor, self.mode, self.align_corners)
 
 
+@module_fields
 class Interpolate1d(Module):
     """Resizes ``[batch, channels, length]`` to ``[batch, channels, length_out]`` (fields
     ``output_size``, ``scale_factor``, ``mode``, ``align_corners``)."""
 
-    def __init__(self, output_size: int | None, scale_factor: float | None,
-                 mode: InterpolateMode, align_corners: bool) -> None:
-        super().__init__()
-        self.output_size = output_size
-        self.scale_factor = scale_factor
-        self.mode = mode
-        self.align_corners = align_corners
+    output_size: int | None
+    scale_factor: float | None
+    mode: InterpolateMode
+    align_corners: bool
 
     def forward(self, input: Tensor) -> Tensor:
         """The resized input (ValueError for a bad rank, a missing size or LANCZOS)."""

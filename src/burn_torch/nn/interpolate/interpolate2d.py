@@ -4,13 +4,14 @@ from __future__ import annotations
 from typing import Sequence
 
 from ...functional.module_ops.interpolate import interpolate
-from ...module import Config, Module
+from ...module import Config, Module, module_fields
 from ...tensor import Tensor
 from .base import _options, _output_size, _rank, InterpolateMode
 
 
 class Interpolate2dConfig(Config):
-    """Configuration of :class:`Interpolate2d` (Burn's fields and defaults)."""
+    """Configuration of [`Interpolate2d`][burn_torch.nn.interpolate.Interpolate2d] (Burn's fields
+    and defaults)."""
 
     output_size: Sequence[int] | None = None
     scale_factor: Sequence[float] | None = None
@@ -23,17 +24,15 @@ class Interpolate2dConfig(Config):
                              self.mode, self.align_corners)
 
 
+@module_fields
 class Interpolate2d(Module):
     """Resizes ``[batch, channels, h, w]`` to ``[batch, channels, h_out, w_out]`` (fields
     ``output_size``, ``scale_factor``, ``mode``, ``align_corners``)."""
 
-    def __init__(self, output_size: list[int] | None, scale_factor: list[float] | None,
-                 mode: InterpolateMode, align_corners: bool) -> None:
-        super().__init__()
-        self.output_size = output_size
-        self.scale_factor = scale_factor
-        self.mode = mode
-        self.align_corners = align_corners
+    output_size: list[int] | None
+    scale_factor: list[float] | None
+    mode: InterpolateMode
+    align_corners: bool
 
     def forward(self, input: Tensor) -> Tensor:
         """The resized input (ValueError for a bad rank, a missing size or LANCZOS)."""

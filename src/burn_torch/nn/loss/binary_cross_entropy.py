@@ -7,14 +7,15 @@ from ...autodiff.recorder import apply1
 from ...device import Device
 from ...dtype import Int
 from ...functional.activation import log_sigmoid
-from ...module import Config, Module
+from ...module import Config, Module, module_fields
 from ...ops.loss import BCE_WITH_LOGITS
 from ...tensor import Tensor
 from .cross_entropy import _check_smoothing_and_weights
 
 
 class BinaryCrossEntropyLossConfig(Config):
-    """Configuration of :class:`BinaryCrossEntropyLoss` (Burn's fields).
+    """Configuration of [`BinaryCrossEntropyLoss`][burn_torch.nn.loss.BinaryCrossEntropyLoss]
+    (Burn's fields).
 
     ``weights``: one positive weight per class (``[w_0, w_1]`` for binary targets, one per
     column for multi-label targets); each element's loss is multiplied by its weight and the
@@ -38,6 +39,7 @@ class BinaryCrossEntropyLossConfig(Config):
         return BinaryCrossEntropyLoss(weights, self.smoothing, self.logits)
 
 
+@module_fields
 class BinaryCrossEntropyLoss(Module):
     """Binary cross entropy between inputs ``[batch]`` (binary) or ``[batch, classes]``
     (multi-label) and Int 0/1 targets of the same shape, averaged to shape ``[1]``.
@@ -46,12 +48,9 @@ class BinaryCrossEntropyLoss(Module):
     ``(1 - t) * x - log_sigmoid(x)``.
     """
 
-    def __init__(self, weights: Tensor | None = None, smoothing: float | None = None,
-                 logits: bool = False) -> None:
-        super().__init__()
-        self.weights = weights
-        self.smoothing = smoothing
-        self.logits = logits
+    weights: Tensor | None = None
+    smoothing: float | None = None
+    logits: bool = False
 
     def forward(self, logits: Tensor, targets: Tensor) -> Tensor:
         """The mean loss, shape ``[1]``.

@@ -4,7 +4,7 @@ from __future__ import annotations
 from ...dtype import Int
 from ...functional.activation import relu
 from ...functional.linalg import cosine_similarity
-from ...module import Config, Module
+from ...module import Config, Module, module_fields
 from ...tensor import Tensor
 from .reduction import _reduce, Reduction
 
@@ -20,15 +20,14 @@ class CosineEmbeddingLossConfig(Config):
         return CosineEmbeddingLoss(self.margin, self.reduction)
 
 
+@module_fields
 class CosineEmbeddingLoss(Module):
     """``1 - cos(x1, x2)`` where the target is 1, ``max(0, cos(x1, x2) - margin)`` where it is
     -1, 0 elsewhere; the cosine over dim 1 of ``[batch, features]`` inputs, with Burn's
     default epsilon (the dtype's smallest normal)."""
 
-    def __init__(self, margin: float = 0.0, reduction: Reduction = Reduction.MEAN) -> None:
-        super().__init__()
-        self.margin = margin
-        self.reduction = reduction
+    margin: float = 0.0
+    reduction: Reduction = Reduction.MEAN
 
     def forward(self, input1: Tensor, input2: Tensor, target: Tensor) -> Tensor:
         """Reduced with the config's ``reduction``: shape ``[1]``."""

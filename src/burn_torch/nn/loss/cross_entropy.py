@@ -10,7 +10,7 @@ from ...autodiff.recorder import apply1
 from ...device import Device
 from ...dtype import DType, Int
 from ...functional.activation import log_softmax
-from ...module import Config, Module
+from ...module import Config, Module, module_fields
 from ...ops.nn import CROSS_ENTROPY
 from ...tensor import Tensor
 
@@ -26,7 +26,7 @@ def _check_smoothing_and_weights(smoothing: float | None, weights: Sequence[floa
 
 
 class CrossEntropyLossConfig(Config):
-    """Configuration of :class:`CrossEntropyLoss` (Burn's fields).
+    """Configuration of [`CrossEntropyLoss`][burn_torch.nn.loss.CrossEntropyLoss] (Burn's fields).
 
     ``pad_tokens``: target values whose rows contribute 0 to the loss but still count in its
     denominator, as Burn (the batch size; with ``weights``, the sum of every row's class
@@ -53,16 +53,14 @@ class CrossEntropyLossConfig(Config):
         return CrossEntropyLoss(pads, weights, self.smoothing, self.logits)
 
 
+@module_fields
 class CrossEntropyLoss(Module):
     """Cross entropy between ``logits [batch, classes]`` and class indices ``targets [batch]``."""
 
-    def __init__(self, pad_tokens: Sequence[int] | None = None, weights: Tensor | None = None,
-                 smoothing: float | None = None, logits: bool = True) -> None:
-        super().__init__()
-        self.pad_tokens = pad_tokens
-        self.weights = weights
-        self.smoothing = smoothing
-        self.logits = logits
+    pad_tokens: Sequence[int] | None = None
+    weights: Tensor | None = None
+    smoothing: float | None = None
+    logits: bool = True
 
     def forward(self, logits: Tensor, targets: Tensor) -> Tensor:
         """The mean loss, shape ``[1]``.

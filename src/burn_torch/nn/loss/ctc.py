@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ...functional.module_ops.ctc import ctc_loss
-from ...module import Config, Module
+from ...module import Config, Module, module_fields
 from ...tensor import Tensor
 from .reduction import _reduce, Reduction
 
@@ -16,6 +16,7 @@ class CTCLossConfig(Config):
         return CTCLoss(self.blank, self.zero_infinity)
 
 
+@module_fields
 class CTCLoss(Module):
     """Connectionist temporal classification (``module_ops.ctc_loss``): ``forward(log_probs
     [T, N, C], targets Int [N, S], input_lengths Int [N], target_lengths Int [N])`` is the
@@ -23,10 +24,8 @@ class CTCLoss(Module):
     ``forward_with_reduction(..., reduction)``: the mean of the losses each divided by its
     target length, or their sum."""
 
-    def __init__(self, blank: int = 0, zero_infinity: bool = False) -> None:
-        super().__init__()
-        self.blank = blank
-        self.zero_infinity = zero_infinity
+    blank: int = 0
+    zero_infinity: bool = False
 
     def forward(self, log_probs: Tensor, targets: Tensor, input_lengths: Tensor,
                 target_lengths: Tensor) -> Tensor:

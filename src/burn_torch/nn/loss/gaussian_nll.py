@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import math
 
-from ...module import Config
+from ...module import Config, module_fields
 from ...tensor import Tensor
 from .reduction import _Loss, _same_shape
 
@@ -20,15 +20,14 @@ class GaussianNLLLossConfig(Config):
         return GaussianNLLLoss(self.eps, self.full)
 
 
+@module_fields
 class GaussianNLLLoss(_Loss):
     """``(log(var') + (input - target)^2 / var') / 2`` with ``var' = clamp_min(var, eps)`` (Burn's
     clamp: no gradient for ``var`` where it is below ``eps``), plus ``log(2 pi) / 2`` when
     ``full``. ``forward(input, target, var, reduction)``."""
 
-    def __init__(self, eps: float = 1e-6, full: bool = False) -> None:
-        super().__init__()
-        self.eps = eps
-        self.full = full
+    eps: float = 1e-6
+    full: bool = False
 
     def forward_no_reduction(self, input: Tensor, target: Tensor, var: Tensor) -> Tensor:
         _same_shape("GaussianNLLLoss", input, target, var)

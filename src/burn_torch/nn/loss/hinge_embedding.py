@@ -1,7 +1,7 @@
 """Burn's ``HingeEmbeddingLoss`` and its config."""
 from __future__ import annotations
 
-from ...module import Config
+from ...module import Config, module_fields
 from ...tensor import Tensor
 from .reduction import _Loss, _same_shape
 
@@ -14,13 +14,12 @@ class HingeEmbeddingLossConfig(Config):
         return HingeEmbeddingLoss(self.margin)
 
 
+@module_fields
 class HingeEmbeddingLoss(_Loss):
     """``input`` where the (Float) target is 1, ``max(0, margin - input)`` elsewhere.
     ``forward(input, target, reduction)``."""
 
-    def __init__(self, margin: float = 1.0) -> None:
-        super().__init__()
-        self.margin = margin
+    margin: float = 1.0
 
     def forward_no_reduction(self, input: Tensor, target: Tensor) -> Tensor:
         _same_shape("HingeEmbeddingLoss", input, target)

@@ -9,8 +9,8 @@ from .reduction import _one_step_reduction, _reduce, Reduction
 
 
 class HuberLossConfig(Config):
-    """Configuration of :class:`HuberLoss`: ``delta``, where the loss turns from quadratic to
-    linear."""
+    """Configuration of [`HuberLoss`][burn_torch.nn.loss.HuberLoss]: ``delta``, where the loss turns
+    from quadratic to linear."""
 
     delta: float
 

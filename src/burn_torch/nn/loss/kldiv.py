@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import torch
 
-from ...module import Config
+from ...module import Config, module_fields
 from ...tensor import Tensor
 from .reduction import _Loss, _reduce, _same_shape, Reduction
 
@@ -16,15 +16,14 @@ class KLDivLossConfig(Config):
         return KLDivLoss(self.log_target)
 
 
+@module_fields
 class KLDivLoss(_Loss):
     """``target * (log(target) - predictions)`` (predictions are log-probabilities; the target's
     log is of ``clamp(target, tiny, 1)``), or ``exp(target) * (target - predictions)`` with
     ``log_target``. ``forward(predictions, targets, reduction)``: ``AUTO`` and ``BATCH_MEAN``
     divide the sum by the size of dim 0 (Burn's default; torch's default is the mean)."""
 
-    def __init__(self, log_target: bool = False) -> None:
-        super().__init__()
-        self.log_target = log_target
+    log_target: bool = False
 
     def forward(self, predictions: Tensor, targets: Tensor,
                 reduction: Reduction = Reduction.AUTO) -> Tensor:

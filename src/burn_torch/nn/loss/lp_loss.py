@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from ...module import Config
+from ...module import Config, module_fields
 from ...tensor import Tensor
 from .reduction import _Loss, _mean_dims, _same_shape
 
@@ -29,13 +29,12 @@ class LpLossConfig(Config):
         return LpLoss(2.0)
 
 
+@module_fields
 class LpLoss(_Loss):
     """``|predictions - targets|^p`` element-wise (``|e|`` for p = 1, ``e * e`` for p = 2).
     ``forward(predictions, targets, reduction)``."""
 
-    def __init__(self, p: float) -> None:
-        super().__init__()
-        self.p = p
+    p: float
 
     def forward_no_reduction(self, predictions: Tensor, targets: Tensor) -> Tensor:
         _same_shape("LpLoss", predictions, targets)

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ...functional.activation import relu
-from ...module import Config
+from ...module import Config, module_fields
 from ...tensor import Tensor
 from .reduction import _Loss, _same_shape
 
@@ -18,13 +18,12 @@ class MarginRankingLossConfig(Config):
         return MarginRankingLoss(self.margin)
 
 
+@module_fields
 class MarginRankingLoss(_Loss):
     """``relu(margin - target * (first - second))``. ``forward(first, second, target,
     reduction)`` with a Float target of 1 or -1."""
 
-    def __init__(self, margin: float = 0.0) -> None:
-        super().__init__()
-        self.margin = margin
+    margin: float = 0.0
 
     def forward_no_reduction(self, first: Tensor, second: Tensor, target: Tensor) -> Tensor:
         _same_shape("MarginRankingLoss", first, second, target)

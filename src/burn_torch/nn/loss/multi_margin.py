@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ...dtype import Int
-from ...module import Config
+from ...module import Config, module_fields
 from ...tensor import Tensor
 from .reduction import _Loss
 
@@ -21,15 +21,14 @@ class MultiMarginLossConfig(Config):
         return MultiMarginLoss(self.margin, self.p)
 
 
+@module_fields
 class MultiMarginLoss(_Loss):
     """Per sample, ``sum_{j != y} max(0, margin - x[y] + x[j])^p / classes`` for logits ``x``
     ``[batch, classes]`` and Int targets ``y`` ``[batch]``. ``forward(input, target,
     reduction)``."""
 
-    def __init__(self, margin: float = 1.0, p: int = 1) -> None:
-        super().__init__()
-        self.margin = margin
-        self.p = p
+    margin: float = 1.0
+    p: int = 1
 
     def forward_no_reduction(self, input: Tensor, target: Tensor) -> Tensor:
         if target.kind is not Int:

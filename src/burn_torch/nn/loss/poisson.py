@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import math
 
-from ...module import Config
+from ...module import Config, module_fields
 from ...tensor import Tensor
 from .reduction import _Loss, _same_shape
 
@@ -21,16 +21,15 @@ class PoissonNllLossConfig(Config):
         return PoissonNllLoss(self.log_input, self.full, self.eps)
 
 
+@module_fields
 class PoissonNllLoss(_Loss):
     """``exp(p) - t * p`` (``log_input``) or ``p - t * log(p + eps)``, plus with ``full``
     Stirling's ``t log t - t + log(2 pi t) / 2`` where ``t > 1``. ``forward(predictions,
     targets, reduction)``."""
 
-    def __init__(self, log_input: bool = True, full: bool = False, eps: float = 1e-8) -> None:
-        super().__init__()
-        self.log_input = log_input
-        self.full = full
-        self.eps = eps
+    log_input: bool = True
+    full: bool = False
+    eps: float = 1e-8
 
     def forward_no_reduction(self, predictions: Tensor, targets: Tensor) -> Tensor:
         """ValueError for different shapes, a negative target, or (without ``log_input``) a

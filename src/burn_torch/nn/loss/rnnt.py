@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ...dtype import Int
-from ...module import Config, Module
+from ...module import Config, Module, module_fields
 from ...tensor import Tensor
 from .reduction import _reduce, Reduction
 
@@ -16,6 +16,7 @@ class RNNTLossConfig(Config):
         return RNNTLoss(self.blank, self.logits)
 
 
+@module_fields
 class RNNTLoss(Module):
     """RNN transducer loss (Graves 2012): ``forward(logits [B, T, U+1, V], targets Int [B, U],
     logit_lengths Int [B], target_lengths Int [B])`` is the per-sample negative log-likelihood
@@ -24,10 +25,8 @@ class RNNTLoss(Module):
     first; otherwise the input is log-probabilities. One op (``ops.loss.RNNT_LOSS``): the alpha
     recursion forward, the beta recursion in backward."""
 
-    def __init__(self, blank: int = 0, logits: bool = True) -> None:
-        super().__init__()
-        self.blank = blank
-        self.logits = logits
+    blank: int = 0
+    logits: bool = True
 
     def forward(self, logits: Tensor, targets: Tensor, logit_lengths: Tensor,
                 target_lengths: Tensor) -> Tensor:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from ...module import Config, Module
+from ...module import Config, Module, module_fields
 from ...tensor import Tensor
 from .reduction import _mean_dims, _reduce, _same_shape, Reduction
 
@@ -19,14 +19,13 @@ class SmoothL1LossConfig(Config):
         return SmoothL1Loss(self.beta)
 
 
+@module_fields
 class SmoothL1Loss(Module):
     """``0.5 e^2 / beta`` where ``|e| < beta``, ``|e| - beta / 2`` elsewhere, for ``e =
     predictions - targets``. As Burn, ``forward`` is per element;
     ``forward_with_reduction(predictions, targets, reduction)`` reduces."""
 
-    def __init__(self, beta: float = 1.0) -> None:
-        super().__init__()
-        self.beta = beta
+    beta: float = 1.0
 
     def forward(self, predictions: Tensor, targets: Tensor) -> Tensor:
         _same_shape("SmoothL1Loss", predictions, targets)

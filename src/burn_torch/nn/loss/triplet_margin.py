@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ...functional.linalg import lp_norm
-from ...module import Config
+from ...module import Config, module_fields
 from ...tensor import Tensor
 from .reduction import _Loss, _same_shape
 
@@ -16,15 +16,14 @@ class TripletMarginLossConfig(Config):
         return TripletMarginLoss(self.margin, self.p)
 
 
+@module_fields
 class TripletMarginLoss(_Loss):
     """``max(0, ||a - pos||_p - ||a - neg||_p + margin)`` per row of ``[batch, features]``
     inputs (no epsilon, unlike torch's ``eps=1e-6``). ``forward(anchor, positive, negative,
     reduction)``."""
 
-    def __init__(self, margin: float = 1.0, p: float = 2.0) -> None:
-        super().__init__()
-        self.margin = margin
-        self.p = p
+    margin: float = 1.0
+    p: float = 2.0
 
     def forward_no_reduction(self, anchor: Tensor, positive: Tensor, negative: Tensor) -> Tensor:
         _same_shape("TripletMarginLoss", anchor, positive, negative)

@@ -13,7 +13,7 @@ from ..initializer import Initializer
 
 
 class BatchNormConfig(Config):
-    """Configuration of :class:`BatchNorm` (Burn's fields and defaults)."""
+    """Configuration of [`BatchNorm`][burn_torch.nn.norm.BatchNorm] (Burn's fields and defaults)."""
 
     num_features: int
     epsilon: float = 1e-5

@@ -4,13 +4,13 @@ from __future__ import annotations
 from ... import validate
 from ...device import Device
 from ...functional.module_ops.norm import group_norm
-from ...module import Config, Module, Param
+from ...module import Config, Module, Param, module_fields
 from ...tensor import Tensor
 from ..initializer import Initializer
 
 
 class GroupNormConfig(Config):
-    """Configuration of :class:`GroupNorm` (Burn's fields and defaults)."""
+    """Configuration of [`GroupNorm`][burn_torch.nn.norm.GroupNorm] (Burn's fields and defaults)."""
 
     num_groups: int
     num_channels: int
@@ -32,19 +32,17 @@ class GroupNormConfig(Config):
                          self.affine)
 
 
+@module_fields
 class GroupNorm(Module):
     """Normalizes ``[batch, num_channels, ...]`` over each group of ``num_channels /
     num_groups`` channels (and all positions), then scales and shifts per channel."""
 
-    def __init__(self, gamma: Param | None, beta: Param | None, num_groups: int,
-                 num_channels: int, epsilon: float, affine: bool) -> None:
-        super().__init__()
-        self.gamma = gamma
-        self.beta = beta
-        self.num_groups = num_groups
-        self.num_channels = num_channels
-        self.epsilon = epsilon
-        self.affine = affine
+    gamma: Param | None
+    beta: Param | None
+    num_groups: int
+    num_channels: int
+    epsilon: float
+    affine: bool
 
     def forward(self, input: Tensor) -> Tensor:
         """Same shape as ``input``; ValueError unless it is ``[batch, num_channels, ...]``."""

@@ -4,13 +4,14 @@ from __future__ import annotations
 from ... import validate
 from ...device import Device
 from ...functional.module_ops.norm import group_norm
-from ...module import Config, Module, Param
+from ...module import Config, Module, Param, module_fields
 from ...tensor import Tensor
 from ..initializer import Initializer
 
 
 class InstanceNormConfig(Config):
-    """Configuration of :class:`InstanceNorm` (Burn's fields and defaults)."""
+    """Configuration of [`InstanceNorm`][burn_torch.nn.norm.InstanceNorm] (Burn's fields and
+    defaults)."""
 
     num_channels: int
     epsilon: float = 1e-5
@@ -26,18 +27,16 @@ class InstanceNormConfig(Config):
         return InstanceNorm(gamma, beta, self.num_channels, self.epsilon, self.affine)
 
 
+@module_fields
 class InstanceNorm(Module):
     """Normalizes ``[batch, num_channels, ...]`` per sample and channel over the positions
     (biased variance), then scales and shifts per channel when ``affine``."""
 
-    def __init__(self, gamma: Param | None, beta: Param | None, num_channels: int,
-                 epsilon: float, affine: bool) -> None:
-        super().__init__()
-        self.gamma = gamma
-        self.beta = beta
-        self.num_channels = num_channels
-        self.epsilon = epsilon
-        self.affine = affine
+    gamma: Param | None
+    beta: Param | None
+    num_channels: int
+    epsilon: float
+    affine: bool
 
     def forward(self, input: Tensor) -> Tensor:
         """Same shape as ``input``; ValueError unless it is ``[batch, num_channels, ...]``."""

@@ -4,13 +4,13 @@ from __future__ import annotations
 from ... import validate
 from ...device import Device
 from ...functional.module_ops.norm import layer_norm
-from ...module import Config, Module, Param
+from ...module import Config, Module, Param, module_fields
 from ...tensor import Tensor
 from ..initializer import Initializer
 
 
 class LayerNormConfig(Config):
-    """Configuration of :class:`LayerNorm` (Burn's fields and defaults)."""
+    """Configuration of [`LayerNorm`][burn_torch.nn.norm.LayerNorm] (Burn's fields and defaults)."""
 
     d_model: int
     epsilon: float = 1e-5
@@ -23,14 +23,13 @@ class LayerNormConfig(Config):
         return LayerNorm(Initializer.ones().init([self.d_model], device), beta, self.epsilon)
 
 
+@module_fields
 class LayerNorm(Module):
     """Normalizes the last dim: ``(x - mean) / sqrt(var + epsilon) * gamma + beta``."""
 
-    def __init__(self, gamma: Param, beta: Param | None, epsilon: float) -> None:
-        super().__init__()
-        self.gamma = gamma
-        self.beta = beta
-        self.epsilon = epsilon
+    gamma: Param
+    beta: Param | None
+    epsilon: float
 
     def forward(self, input: Tensor) -> Tensor:
         """``[..., d_model] -> [..., d_model]``; ValueError when the last dim is not d_model."""

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from ... import validate
 from ...functional.module_ops.pool import avg_pool1d
-from ...module import Config, Module
+from ...module import Config, Module, module_fields
 from ...tensor import Tensor
 
 
 class LocalResponseNormConfig(Config):
-    """Configuration of :class:`LocalResponseNorm` (Burn's fields and defaults; ``k`` is
-    torch's ``k`` and ONNX's ``bias``)."""
+    """Configuration of [`LocalResponseNorm`][burn_torch.nn.norm.LocalResponseNorm] (Burn's fields
+    and defaults; ``k`` is torch's ``k`` and ONNX's ``bias``)."""
 
     size: int
     alpha: float = 0.0001
@@ -24,6 +24,7 @@ class LocalResponseNormConfig(Config):
         return LocalResponseNorm(self.size, self.alpha, self.beta, self.k)
 
 
+@module_fields
 class LocalResponseNorm(Module):
     """``x / (k + alpha * mean(x^2 over a window of size channels))^beta`` over
     ``[batch, channels, ...]``. The window around channel ``c`` spans ``c - (size - 1) // 2`` to
@@ -31,12 +32,10 @@ class LocalResponseNorm(Module):
     ``size``; for an even one it reaches one channel further up, where torch's reaches one
     further down."""
 
-    def __init__(self, size: int, alpha: float, beta: float, k: float) -> None:
-        super().__init__()
-        self.size = size
-        self.alpha = alpha
-        self.beta = beta
-        self.k = k
+    size: int
+    alpha: float
+    beta: float
+    k: float
 
     def forward(self, input: Tensor) -> Tensor:
         """Same shape as ``input``; ValueError for a rank below 3."""

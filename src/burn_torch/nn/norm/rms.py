@@ -4,13 +4,13 @@ from __future__ import annotations
 from ... import validate
 from ...device import Device
 from ...functional.module_ops.norm import rms_norm
-from ...module import Config, Module, Param
+from ...module import Config, Module, Param, module_fields
 from ...tensor import Tensor
 from ..initializer import Initializer
 
 
 class RmsNormConfig(Config):
-    """Configuration of :class:`RmsNorm` (Burn's fields and defaults)."""
+    """Configuration of [`RmsNorm`][burn_torch.nn.norm.RmsNorm] (Burn's fields and defaults)."""
 
     d_model: int
     epsilon: float = 1e-5
@@ -23,16 +23,15 @@ class RmsNormConfig(Config):
         return RmsNorm(Initializer.ones().init([self.d_model], device), self.epsilon)
 
 
+@module_fields
 class RmsNorm(Module):
     """``x / sqrt(mean(x^2) + epsilon) * gamma`` over the last dim.
 
     Burn computes the mean square in float32 whatever the input's dtype; here it is computed in
     float32 for half-precision inputs (torch's kernel) and in float64 for float64 inputs."""
 
-    def __init__(self, gamma: Param, epsilon: float) -> None:
-        super().__init__()
-        self.gamma = gamma
-        self.epsilon = epsilon
+    gamma: Param
+    epsilon: float
 
     def forward(self, input: Tensor) -> Tensor:
         """``[..., d_model] -> [..., d_model]``; ValueError when the last dim is not d_model."""

@@ -8,7 +8,8 @@ from .base import _AdaptiveAvgPool
 
 
 class AdaptiveAvgPool1dConfig(Config):
-    """Configuration of :class:`AdaptiveAvgPool1d`: the ``output_size`` (an int)."""
+    """Configuration of [`AdaptiveAvgPool1d`][burn_torch.nn.pool.AdaptiveAvgPool1d]: the
+    ``output_size`` (an int)."""
 
     output_size: int
 

@@ -10,7 +10,8 @@ from .base import _AdaptiveAvgPool
 
 
 class AdaptiveAvgPool2dConfig(Config):
-    """Configuration of :class:`AdaptiveAvgPool2d`: the ``output_size`` ``[h, w]``."""
+    """Configuration of [`AdaptiveAvgPool2d`][burn_torch.nn.pool.AdaptiveAvgPool2d]: the
+    ``output_size`` ``[h, w]``."""
 
     output_size: Sequence[int]
 

@@ -10,7 +10,8 @@ from .base import _AdaptiveAvgPool
 
 
 class AdaptiveAvgPool3dConfig(Config):
-    """Configuration of :class:`AdaptiveAvgPool3d`: the ``output_size`` ``[d, h, w]``."""
+    """Configuration of [`AdaptiveAvgPool3d`][burn_torch.nn.pool.AdaptiveAvgPool3d]: the
+    ``output_size`` ``[d, h, w]``."""
 
     output_size: Sequence[int]
 

@@ -3,15 +3,15 @@ from __future__ import annotations
 
 from ... import validate
 from ...functional.module_ops.pool import avg_pool1d
-from ...module import Module
+from ...module import Module, module_fields
 from ...tensor import Tensor
 from ..padding import PaddingConfig1d
 from .base import _padded_1d, _Pool1dConfig
 
 
 class AvgPool1dConfig(_Pool1dConfig):
-    """Configuration of :class:`AvgPool1d` (Burn's fields; ``stride=None`` means
-    ``kernel_size``; padding counts in the average by default, as Burn)."""
+    """Configuration of [`AvgPool1d`][burn_torch.nn.pool.AvgPool1d] (Burn's fields; ``stride=None``
+    means ``kernel_size``; padding counts in the average by default, as Burn)."""
 
     kernel_size: int
     stride: int | None = None
@@ -25,18 +25,16 @@ class AvgPool1dConfig(_Pool1dConfig):
                          self.ceil_mode)
 
 
+@module_fields
 class AvgPool1d(Module):
     """1-D average pooling of ``[batch, channels, length]`` (fields ``stride``, ``kernel_size``,
     ``padding``, ``count_include_pad``, ``ceil_mode``)."""
 
-    def __init__(self, stride: int, kernel_size: int, padding: PaddingConfig1d,
-                 count_include_pad: bool, ceil_mode: bool) -> None:
-        super().__init__()
-        self.stride = stride
-        self.kernel_size = kernel_size
-        self.padding = padding
-        self.count_include_pad = count_include_pad
-        self.ceil_mode = ceil_mode
+    stride: int
+    kernel_size: int
+    padding: PaddingConfig1d
+    count_include_pad: bool
+    ceil_mode: bool
 
     def forward(self, input: Tensor) -> Tensor:
         """The pooled input."""

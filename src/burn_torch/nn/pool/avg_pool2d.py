@@ -5,15 +5,15 @@ from typing import Sequence
 
 from ... import validate
 from ...functional.module_ops.pool import avg_pool2d
-from ...module import Module
+from ...module import Module, module_fields
 from ...tensor import Tensor
 from ..padding import PaddingConfig2d
 from .base import _PoolConfig, _split, pad_2d
 
 
 class AvgPool2dConfig(_PoolConfig):
-    """Configuration of :class:`AvgPool2d` (Burn's fields; ``strides=None`` means
-    ``kernel_size``; padding counts in the average by default, as Burn)."""
+    """Configuration of [`AvgPool2d`][burn_torch.nn.pool.AvgPool2d] (Burn's fields; ``strides=None``
+    means ``kernel_size``; padding counts in the average by default, as Burn)."""
 
     kernel_size: Sequence[int]
     strides: Sequence[int] | None = None
@@ -27,18 +27,16 @@ class AvgPool2dConfig(_PoolConfig):
                          self.count_include_pad, self.ceil_mode)
 
 
+@module_fields
 class AvgPool2d(Module):
     """2-D average pooling of ``[batch, channels, h, w]`` (fields ``stride``, ``kernel_size``,
     ``padding``, ``count_include_pad``, ``ceil_mode``)."""
 
-    def __init__(self, stride: list[int], kernel_size: list[int], padding: PaddingConfig2d,
-                 count_include_pad: bool, ceil_mode: bool) -> None:
-        super().__init__()
-        self.stride = stride
-        self.kernel_size = kernel_size
-        self.padding = padding
-        self.count_include_pad = count_include_pad
-        self.ceil_mode = ceil_mode
+    stride: list[int]
+    kernel_size: list[int]
+    padding: PaddingConfig2d
+    count_include_pad: bool
+    ceil_mode: bool
 
     def forward(self, input: Tensor) -> Tensor:
         """The pooled input."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from ... import validate
-from ...module import Config, Module
+from ...module import Config, Module, module_fields
 from ...tensor import Tensor
 from ..padding import PaddingConfig1d
 
@@ -43,13 +43,13 @@ class _PoolConfig(Config):
             object.__setattr__(self, "strides", self.kernel_size)
 
 
+@module_fields
 class _AdaptiveAvgPool(Module):
-    """What the adaptive average pools share: the field ``output_size`` and a forward through
-    the class's functional form (``_pool``)."""
+    """What the adaptive average pools share: the field ``output_size`` (an int for the 1-d
+    pool, a list of ints otherwise) and a forward through the class's functional form
+    (``_pool``)."""
 
-    def __init__(self, output_size) -> None:
-        super().__init__()
-        self.output_size = output_size
+    output_size: int | list[int]
 
     def forward(self, input: Tensor) -> Tensor:
         return self._pool(input, self.output_size)

@@ -5,15 +5,15 @@ from typing import Sequence
 
 from ... import validate
 from ...functional.module_ops.pool import max_pool2d
-from ...module import Module
+from ...module import Module, module_fields
 from ...tensor import Tensor
 from ..padding import PaddingConfig2d
 from .base import _PoolConfig, _split, pad_2d
 
 
 class MaxPool2dConfig(_PoolConfig):
-    """Configuration of :class:`MaxPool2d` (Burn's fields; ``strides=None`` means
-    ``kernel_size``)."""
+    """Configuration of [`MaxPool2d`][burn_torch.nn.pool.MaxPool2d] (Burn's fields; ``strides=None``
+    means ``kernel_size``)."""
 
     kernel_size: Sequence[int]
     strides: Sequence[int] | None = None
@@ -27,18 +27,16 @@ class MaxPool2dConfig(_PoolConfig):
                          list(self.dilation), self.ceil_mode)
 
 
+@module_fields
 class MaxPool2d(Module):
     """2-D max pooling of ``[batch, channels, h, w]`` (fields ``stride``, ``kernel_size``,
     ``padding``, ``dilation``, ``ceil_mode``)."""
 
-    def __init__(self, stride: list[int], kernel_size: list[int], padding: PaddingConfig2d,
-                 dilation: list[int], ceil_mode: bool) -> None:
-        super().__init__()
-        self.stride = stride
-        self.kernel_size = kernel_size
-        self.padding = padding
-        self.dilation = dilation
-        self.ceil_mode = ceil_mode
+    stride: list[int]
+    kernel_size: list[int]
+    padding: PaddingConfig2d
+    dilation: list[int]
+    ceil_mode: bool
 
     def forward(self, input: Tensor) -> Tensor:
         """The pooled input; the gradient goes to each window's maximum."""

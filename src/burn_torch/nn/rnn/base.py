@@ -12,8 +12,10 @@ from __future__ import annotations
 from typing import Sequence
 
 from ...autodiff.recorder import apply1, applyn, wrap
+from ..checks import expect_input
 from ...module import Module
 from ...ops.shape import NARROW, SLICE
+from ... import validate
 from ...tensor import Tensor
 from ..activation.sigmoid import Sigmoid
 from ..activation.tanh import Tanh
@@ -58,7 +60,7 @@ def recurrent_sequence(op, x: Tensor, states: Sequence[Tensor], weights_ih: Sequ
 
 def fused_pass(op, x: Tensor, states: Sequence[Tensor], gates: Sequence[Module],
                batch_first: bool, reverse: bool) -> Tensor:
-    """:func:`recurrent_sequence` with ``gates``' (GateController) weights and biases."""
+    """``recurrent_sequence`` with ``gates``' (GateController) weights and biases."""
     ins = [g.input_transform for g in gates]
     hid = [g.hidden_transform for g in gates]
     tensors = [x, *states]
@@ -70,12 +72,23 @@ def fused_pass(op, x: Tensor, states: Sequence[Tensor], gates: Sequence[Module],
     return applyn(op, tensors, (batch_first, reverse))
 
 
-def check_input(layer: str, batched_input: Tensor) -> None:
-    """ValueError unless the input is rank 3."""
-    if not isinstance(batched_input, Tensor):
-        raise TypeError(f"{layer}: expected a Tensor input, got {type(batched_input).__name__}")
-    if batched_input.rank() != 3:
-        raise ValueError(f"{layer}: expected a rank-3 input, got {batched_input.dims()}")
+def check_input(layer: str, batched_input: Tensor, d_input: int, batch_first: bool) -> None:
+    """ValueError unless the input is ``[batch, seq, d_input]`` (``[seq, batch, d_input]``
+    without ``batch_first``), naming the layer and both shapes."""
+    layout = "[batch, seq" if batch_first else "[seq, batch"
+    expect_input(layer, batched_input, f"{layout}, {d_input}] (d_input {d_input})", 3, {2: d_input})
+
+
+def check_state(layer: str, name: str, state, batch: int, d_hidden: int) -> None:
+    """TypeError unless ``state`` is a Tensor, ValueError unless it is ``[batch, d_hidden]``;
+    both name the expected shape (PyTorch's states carry a leading ``num_layers`` dim)."""
+    expected = f"[batch, d_hidden] = [{batch}, {d_hidden}]"
+    if not isinstance(state, Tensor):
+        raise TypeError(f"{layer}: {name} must be a Tensor {expected}, got {validate.type_name(state)}")
+    if state.dims() != [batch, d_hidden]:
+        raise ValueError(f"{layer}: {name} must be {expected}, got {state.dims()} (PyTorch's "
+                         f"recurrent states are [num_layers, batch, hidden]: pass one layer's, "
+                         f"h_0[0])")
 
 
 def zeros_state(x: Tensor, batch: int, d_hidden: int) -> Tensor:

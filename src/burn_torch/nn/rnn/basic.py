@@ -11,12 +11,12 @@ from typing import NamedTuple
 
 from ... import validate
 from ...device import Device
-from ...module import Config, Module
+from ...module import Config, Module, module_fields
 from ...ops import recurrent as recurrent_ops
 from ...tensor import Tensor
 from ..activation.activation_wrapper import ActivationConfig
 from ..initializer import Initializer
-from .base import (bi_output, BiLayer, check_input, ForwardAndField, fused_pass, is_tanh, last_step,
+from .base import (bi_output, BiLayer, check_input, check_state, ForwardAndField, fused_pass, is_tanh, last_step,
                    split_bi_state, step_order, to_batch_first, uniform_bias, zeros_state)
 from .gate_controller import describe, GateController
 
@@ -28,7 +28,7 @@ class RnnState(NamedTuple):
 
 
 class RnnConfig(Config):
-    """Configuration of :class:`Rnn` (Burn's fields and defaults)."""
+    """Configuration of [`Rnn`][burn_torch.nn.rnn.Rnn] (Burn's fields and defaults)."""
 
     d_input: int
     d_hidden: int
@@ -46,25 +46,23 @@ class RnnConfig(Config):
                    self.hidden_activation.init(device))
 
 
+@module_fields
 class Rnn(Module):
     """An Elman RNN layer (see the module docstring)."""
 
-    def __init__(self, gate: GateController, d_hidden: int, batch_first: bool, reverse: bool,
-                 clip: float | None, hidden_activation: Module) -> None:
-        super().__init__()
-        self.gate = gate
-        self.d_hidden = d_hidden
-        self.batch_first = batch_first
-        self.reverse = reverse
-        self.clip = clip
-        self.hidden_activation = hidden_activation
+    gate: GateController
+    d_hidden: int
+    batch_first: bool
+    reverse: bool
+    clip: float | None
+    hidden_activation: Module
 
     def forward(self, batched_input: Tensor,
                 state: RnnState | None = None) -> tuple[Tensor, RnnState]:
         """``(every step's hidden state, final RnnState)``; layouts as ``batch_first``, steps
         last to first when ``reverse`` (step ``t``'s state still at position ``t``); ``state``
         defaults to zeros. ValueError for another input rank."""
-        check_input("Rnn", batched_input)
+        check_input("Rnn", batched_input, self.input_dims()[0], self.batch_first)
         return self.run(batched_input, state, self.batch_first, self.reverse)
 
     def fusable(self) -> bool:
@@ -75,6 +73,8 @@ class Rnn(Module):
             reverse: bool) -> tuple[Tensor, RnnState]:
         batch = x.dims()[0 if batch_first else 1]
         hidden = zeros_state(x, batch, self.d_hidden) if state is None else state.hidden
+        if state is not None:
+            check_state("Rnn", "state.hidden", hidden, batch, self.d_hidden)
         if self.fusable():
             output = fused_pass(recurrent_ops.RNN, x, (hidden,), [self.gate], batch_first, reverse)
             return output, RnnState(last_step(output, 1 if batch_first else 0, reverse))
@@ -100,7 +100,7 @@ class Rnn(Module):
 
 
 class BiRnnConfig(Config):
-    """Configuration of :class:`BiRnn` (Burn's fields and defaults)."""
+    """Configuration of [`BiRnn`][burn_torch.nn.rnn.BiRnn] (Burn's fields and defaults)."""
 
     d_input: int
     d_hidden: int
@@ -125,7 +125,8 @@ class BiRnn(BiLayer):
                     state: RnnState | None = None) -> tuple[Tensor, RnnState]:
         """``(output [batch, seq, 2 * d_hidden] (or seq-first), RnnState([2, batch,
         d_hidden]))``; ``state`` as the returned one, zeros when None."""
-        check_input("BiRnn", batched_input)
+        check_input("BiRnn", batched_input, self.forward_layer.input_dims()[0],
+                    self.batch_first)
         x = to_batch_first(batched_input, self.batch_first)
         state_f, state_r = split_bi_state(None if state is None else state.hidden, "BiRnn")
         out_f, final_f = self.forward_layer.run(

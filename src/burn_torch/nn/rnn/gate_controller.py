@@ -2,19 +2,18 @@
 from __future__ import annotations
 
 from ...device import Device
-from ...module import Module
+from ...module import Module, module_fields
 from ...tensor import Tensor
 from ..initializer import Initializer
 from ..linear import Linear, LinearConfig
 
 
+@module_fields
 class GateController(Module):
     """One LSTM gate: ``input_transform(x) + hidden_transform(h)``."""
 
-    def __init__(self, input_transform: Linear, hidden_transform: Linear) -> None:
-        super().__init__()
-        self.input_transform = input_transform
-        self.hidden_transform = hidden_transform
+    input_transform: Linear
+    hidden_transform: Linear
 
     @classmethod
     def new(cls, d_input: int, d_output: int, bias: bool, initializer: Initializer,

@@ -17,20 +17,20 @@ from __future__ import annotations
 
 from ... import validate
 from ...device import Device
-from ...module import Config, Module
+from ...module import Config, Module, module_fields
 from ...ops import recurrent as recurrent_ops
 from ...tensor import Tensor
 from ..activation.activation_wrapper import ActivationConfig
 from ..initializer import Initializer
-from .base import (bi_output, BiLayer, check_input, ForwardAndField, fused_pass, is_sigmoid,
+from .base import (bi_output, BiLayer, check_input, check_state, ForwardAndField, fused_pass, is_sigmoid,
                    is_tanh, last_step, split_bi_state, step_order, to_batch_first, uniform_bias,
                    zeros_state)
 from .gate_controller import describe, GateController
 
 
 class GruConfig(Config):
-    """Configuration of :class:`Gru` (Burn's fields and defaults: ``reset_after`` on,
-    Xavier-normal weights, sigmoid gates, tanh candidate, no clip)."""
+    """Configuration of [`Gru`][burn_torch.nn.rnn.Gru] (Burn's fields and defaults: ``reset_after``
+    on, Xavier-normal weights, sigmoid gates, tanh candidate, no clip)."""
 
     d_input: int
     d_hidden: int
@@ -52,28 +52,24 @@ class GruConfig(Config):
                    self.clip)
 
 
+@module_fields
 class Gru(Module):
     """A GRU layer (see the module docstring for the equations and the layout)."""
 
-    def __init__(self, update_gate: GateController, reset_gate: GateController,
-                 new_gate: GateController, d_hidden: int, reset_after: bool,
-                 gate_activation: Module, hidden_activation: Module,
-                 clip: float | None) -> None:
-        super().__init__()
-        self.update_gate = update_gate
-        self.reset_gate = reset_gate
-        self.new_gate = new_gate
-        self.d_hidden = d_hidden
-        self.reset_after = reset_after
-        self.gate_activation = gate_activation
-        self.hidden_activation = hidden_activation
-        self.clip = clip
+    update_gate: GateController
+    reset_gate: GateController
+    new_gate: GateController
+    d_hidden: int
+    reset_after: bool
+    gate_activation: Module
+    hidden_activation: Module
+    clip: float | None
 
     def forward(self, batched_input: Tensor, state: Tensor | None = None) -> Tensor:
         """The hidden state of every step, ``[batch, seq, d_hidden]``, for a
         ``[batch, seq, d_input]`` input; ``state`` (``[batch, d_hidden]``) defaults to zeros.
         ValueError for another input rank."""
-        check_input("Gru", batched_input)
+        check_input("Gru", batched_input, self.input_dims()[0], True)  # Burn's Gru is batch-first
         return self.run(batched_input, state, True, False)[0]
 
     def gates(self) -> list[GateController]:
@@ -92,6 +88,8 @@ class Gru(Module):
         batch = x.dims()[0 if batch_first else 1]
         if state is None:
             state = zeros_state(x, batch, self.d_hidden)
+        else:
+            check_state("Gru", "state", state, batch, self.d_hidden)
         if self.fusable():
             output = fused_pass(recurrent_ops.GRU, x, (state,), self.gates(), batch_first, reverse)
             return output, last_step(output, 1 if batch_first else 0, reverse)
@@ -126,7 +124,7 @@ class Gru(Module):
 
 
 class BiGruConfig(Config):
-    """Configuration of :class:`BiGru` (Burn's fields and defaults)."""
+    """Configuration of [`BiGru`][burn_torch.nn.rnn.BiGru] (Burn's fields and defaults)."""
 
     d_input: int
     d_hidden: int
@@ -155,7 +153,8 @@ class BiGru(BiLayer):
         """``(output [batch, seq, 2 * d_hidden] (or seq-first), final states [2, batch,
         d_hidden])``; ``state`` is ``[2, batch, d_hidden]`` (forward direction first), zeros
         when None. ValueError for another input rank or state shape."""
-        check_input("BiGru", batched_input)
+        check_input("BiGru", batched_input, self.forward_layer.input_dims()[0],
+                    self.batch_first)
         x = to_batch_first(batched_input, self.batch_first)
         state_f, state_r = split_bi_state(state, "BiGru")
         out_f, final_f = self.forward_layer.run(x, state_f, True, False)

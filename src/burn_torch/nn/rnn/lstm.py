@@ -17,12 +17,12 @@ from typing import NamedTuple
 
 from ... import validate
 from ...device import Device
-from ...module import Config, Module
+from ...module import Config, Module, module_fields
 from ...ops import recurrent as recurrent_ops
 from ...tensor import Tensor
 from ..activation.activation_wrapper import ActivationConfig
 from ..initializer import Initializer
-from .base import (bi_output, BiLayer, check_input, ForwardAndField, fused_pass, is_sigmoid,
+from .base import (bi_output, BiLayer, check_input, check_state, ForwardAndField, fused_pass, is_sigmoid,
                    is_tanh, leading, split_bi_state, step_at, step_order, to_batch_first,
                    uniform_bias, zeros_state)
 from .gate_controller import describe, GateController
@@ -36,8 +36,8 @@ class LstmState(NamedTuple):
 
 
 class LstmConfig(Config):
-    """Configuration of :class:`Lstm` (Burn's fields and defaults: Xavier-normal weights,
-    batch-first input, sigmoid gates, tanh cell and hidden activations)."""
+    """Configuration of [`Lstm`][burn_torch.nn.rnn.Lstm] (Burn's fields and defaults: Xavier-normal
+    weights, batch-first input, sigmoid gates, tanh cell and hidden activations)."""
 
     d_input: int
     d_hidden: int
@@ -62,27 +62,22 @@ class LstmConfig(Config):
                     self.hidden_activation.init(device))
 
 
+@module_fields
 class Lstm(Module):
     """A unidirectional LSTM (see the module docstring for the equations and the layout)."""
 
-    def __init__(self, input_gate: GateController, forget_gate: GateController,
-                 output_gate: GateController, cell_gate: GateController, d_hidden: int,
-                 batch_first: bool, reverse: bool, clip: float | None, input_forget: bool,
-                 gate_activation: Module, cell_activation: Module,
-                 hidden_activation: Module) -> None:
-        super().__init__()
-        self.input_gate = input_gate
-        self.forget_gate = forget_gate
-        self.output_gate = output_gate
-        self.cell_gate = cell_gate
-        self.d_hidden = d_hidden
-        self.batch_first = batch_first
-        self.reverse = reverse
-        self.clip = clip
-        self.input_forget = input_forget
-        self.gate_activation = gate_activation
-        self.cell_activation = cell_activation
-        self.hidden_activation = hidden_activation
+    input_gate: GateController
+    forget_gate: GateController
+    output_gate: GateController
+    cell_gate: GateController
+    d_hidden: int
+    batch_first: bool
+    reverse: bool
+    clip: float | None
+    input_forget: bool
+    gate_activation: Module
+    cell_activation: Module
+    hidden_activation: Module
 
     def forward(self, batched_input: Tensor,
                 state: LstmState | None = None) -> tuple[Tensor, LstmState]:
@@ -93,7 +88,7 @@ class Lstm(Module):
         (or seq-first), the hidden state of step ``t`` at position ``t`` also when ``reverse``
         processes the steps last to first. ValueError for another input rank.
         """
-        check_input("Lstm", batched_input)
+        check_input("Lstm", batched_input, self.input_dims()[0], self.batch_first)
         return self.run(batched_input, state, self.batch_first, self.reverse)
 
     def fusable(self) -> bool:
@@ -115,6 +110,13 @@ class Lstm(Module):
         if state is None:
             zeros = zeros_state(x, batch, self.d_hidden)
             state = LstmState(zeros, zeros)
+        elif not isinstance(state, LstmState):
+            raise TypeError(f"Lstm: state must be an LstmState(cell, hidden) of [batch, d_hidden] = "
+                            f"[{batch}, {self.d_hidden}] tensors, got {validate.type_name(state)} "
+                            f"(PyTorch's (h_0, c_0) is LstmState(cell=c_0[0], hidden=h_0[0]))")
+        else:
+            check_state("Lstm", "state.cell", state.cell, batch, self.d_hidden)
+            check_state("Lstm", "state.hidden", state.hidden, batch, self.d_hidden)
         if self.fusable():
             seq_dim = 1 if batch_first else 0
             seq = shape[seq_dim]
@@ -158,7 +160,8 @@ class Lstm(Module):
 
 
 class BiLstmConfig(Config):
-    """Configuration of :class:`BiLstm` (Burn's fields and defaults; no ``reverse``)."""
+    """Configuration of [`BiLstm`][burn_torch.nn.rnn.BiLstm] (Burn's fields and defaults; no
+    ``reverse``)."""
 
     d_input: int
     d_hidden: int
@@ -191,7 +194,8 @@ class BiLstm(BiLayer):
         """``(output, final state)``; the state's ``cell`` and ``hidden`` are
         ``[2, batch, d_hidden]`` (forward direction first), as is ``state`` (zeros when None).
         ValueError for another input rank or state shape."""
-        check_input("BiLstm", batched_input)
+        check_input("BiLstm", batched_input, self.forward_layer.input_dims()[0],
+                    self.batch_first)
         x = to_batch_first(batched_input, self.batch_first)
         cells = split_bi_state(None if state is None else state.cell, "BiLstm")
         hiddens = split_bi_state(None if state is None else state.hidden, "BiLstm")

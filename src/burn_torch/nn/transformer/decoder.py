@@ -8,10 +8,13 @@ self_attn(norm_3(x))``, ``x = x + cross_attn(norm_1(x), memory)``, ``x = x + pwf
 cross-attention and feed-forward blocks: the state-dict adapter maps them). One ``dropout``
 module applies to the three residual branches.
 
-:meth:`TransformerDecoder.forward_autoregressive_inference` takes the whole target sequence
-decoded so far and a cache (:meth:`TransformerDecoder.new_autoregressive_cache`) holding what
-earlier calls computed: each call computes the newest position only, and returns the whole
-sequence's output, equal to :meth:`TransformerDecoder.forward` with a causal mask.
+[`TransformerDecoder.forward_autoregressive_inference`][burn_torch.nn.transformer.TransformerDecoder.forward_autoregressive_inference]
+takes the whole target sequence decoded so far and a cache
+([`TransformerDecoder.new_autoregressive_cache`][burn_torch.nn.transformer.TransformerDecoder.new_autoregressive_cache])
+holding what earlier calls computed: each call computes the newest position only, and returns the
+whole sequence's output, equal to
+[`TransformerDecoder.forward`][burn_torch.nn.transformer.TransformerDecoder.forward] with a causal
+mask.
 """
 from __future__ import annotations
 
@@ -20,7 +23,7 @@ from dataclasses import dataclass, replace
 
 from ... import validate
 from ...device import Device
-from ...module import Config, Module
+from ...module import Config, Module, module_fields
 from ...tensor import Tensor
 from ..activation.activation_wrapper import ActivationConfig
 from ..attention.mha import MhaCache, MhaInput, MultiHeadAttention, MultiHeadAttentionConfig
@@ -36,7 +39,8 @@ _DEFAULT_INIT = Initializer.kaiming_uniform(1.0 / math.sqrt(3.0), False)
 
 
 class TransformerDecoderConfig(Config):
-    """Configuration of :class:`TransformerDecoder` (Burn's fields and defaults)."""
+    """Configuration of [`TransformerDecoder`][burn_torch.nn.transformer.TransformerDecoder] (Burn's
+    fields and defaults)."""
 
     d_model: int
     d_ff: int
@@ -59,8 +63,10 @@ class TransformerDecoderConfig(Config):
 
 @dataclass(frozen=True)
 class TransformerDecoderInput:
-    """The input of :meth:`TransformerDecoder.forward`: ``target`` ``[batch, seq_t, d_model]``,
-    ``memory`` ``[batch, seq_m, d_model]`` and optional Bool masks (True: masked out)."""
+    """The input of
+    [`TransformerDecoder.forward`][burn_torch.nn.transformer.TransformerDecoder.forward]: ``target``
+    ``[batch, seq_t, d_model]``, ``memory`` ``[batch, seq_m, d_model]`` and optional Bool masks
+    (True: masked out)."""
 
     target: Tensor
     memory: Tensor
@@ -87,8 +93,9 @@ class TransformerDecoderInput:
 
 
 class TransformerDecoderLayerAutoregressiveCache:
-    """One layer's cache: ``cross_attn``, ``self_attn`` (:class:`MhaCache`), ``pwff``,
-    ``norm_1``, ``norm_2``, ``norm_3`` (:class:`TensorCache`)."""
+    """One layer's cache: ``cross_attn``, ``self_attn``
+    ([`MhaCache`][burn_torch.nn.attention.MhaCache]), ``pwff``, ``norm_1``, ``norm_2``, ``norm_3``
+    ([`TensorCache`][burn_torch.nn.cache.TensorCache])."""
 
     def __init__(self) -> None:
         self.cross_attn = MhaCache.autoregressive_cross_attention()
@@ -104,7 +111,9 @@ class TransformerDecoderLayerAutoregressiveCache:
 
 
 class TransformerDecoderAutoregressiveCache:
-    """One :class:`TransformerDecoderLayerAutoregressiveCache` per layer (field ``layers``)."""
+    """One
+    [`TransformerDecoderLayerAutoregressiveCache`][burn_torch.nn.transformer.TransformerDecoderLayerAutoregressiveCache]
+    per layer (field ``layers``)."""
 
     def __init__(self, num_layers: int) -> None:
         self.layers = [TransformerDecoderLayerAutoregressiveCache.empty()
@@ -135,22 +144,19 @@ class _Cached:
         return mha.forward_cache(input, cache).context
 
 
+@module_fields
 class TransformerDecoderLayer(Module):
     """One decoder layer: fields ``cross_attn``, ``self_attn``, ``pwff``, ``norm_1``,
     ``norm_2``, ``norm_3``, ``dropout``, ``norm_first`` (order: module docstring)."""
 
-    def __init__(self, cross_attn: MultiHeadAttention, self_attn: MultiHeadAttention,
-                 pwff: PositionWiseFeedForward, norm_1: LayerNorm, norm_2: LayerNorm,
-                 norm_3: LayerNorm, dropout: Dropout, norm_first: bool) -> None:
-        super().__init__()
-        self.cross_attn = cross_attn
-        self.self_attn = self_attn
-        self.pwff = pwff
-        self.norm_1 = norm_1
-        self.norm_2 = norm_2
-        self.norm_3 = norm_3
-        self.dropout = dropout
-        self.norm_first = norm_first
+    cross_attn: MultiHeadAttention
+    self_attn: MultiHeadAttention
+    pwff: PositionWiseFeedForward
+    norm_1: LayerNorm
+    norm_2: LayerNorm
+    norm_3: LayerNorm
+    dropout: Dropout
+    norm_first: bool
 
     @classmethod
     def new(cls, config: TransformerDecoderConfig, device: Device) -> "TransformerDecoderLayer":
@@ -173,7 +179,8 @@ class TransformerDecoderLayer(Module):
     def forward_autoregressive_inference(
             self, input: TransformerDecoderInput,
             cache: TransformerDecoderLayerAutoregressiveCache) -> TransformerDecoderInput:
-        """:meth:`forward` computing only the newest target position (``cache`` updated)."""
+        """[`forward`][burn_torch.nn.transformer.TransformerDecoderLayer.forward] computing only the
+        newest target position (``cache`` updated)."""
         return self._run(input, _Cached, cache)
 
     def _run(self, input: TransformerDecoderInput, how, cache) -> TransformerDecoderInput:
@@ -204,8 +211,8 @@ class TransformerDecoderLayer(Module):
 
 
 class TransformerDecoder(TransformerStack):
-    """A stack of :class:`TransformerDecoderLayer` (fields as
-    :class:`~burn_torch.nn.transformer.encoder.TransformerStack`)."""
+    """A stack of [`TransformerDecoderLayer`][burn_torch.nn.transformer.TransformerDecoderLayer]
+    (fields as ``TransformerStack``)."""
 
     def __init__(self, layers: list[TransformerDecoderLayer],
                  config: TransformerDecoderConfig) -> None:
@@ -228,5 +235,6 @@ class TransformerDecoder(TransformerStack):
         return input.target
 
     def new_autoregressive_cache(self) -> TransformerDecoderAutoregressiveCache:
-        """An empty cache for :meth:`forward_autoregressive_inference`."""
+        """An empty cache for
+        [`forward_autoregressive_inference`][burn_torch.nn.transformer.TransformerDecoder.forward_autoregressive_inference]."""
         return TransformerDecoderAutoregressiveCache(len(self.layers))

@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 
 from ... import validate
 from ...device import Device
-from ...module import Config, Module
+from ...module import Config, Module, module_fields
 from ...tensor import Tensor
 from ..activation.activation_wrapper import ActivationConfig
 from ..attention.mha import MhaInput, MultiHeadAttention, MultiHeadAttentionConfig
@@ -22,9 +22,9 @@ from .pwff import _DEFAULT_INIT, PositionWiseFeedForward, PositionWiseFeedForwar
 
 
 class TransformerEncoderConfig(Config):
-    """Configuration of :class:`TransformerEncoder` (Burn's fields and defaults; the
-    ``attention_dropout``, ``ffn_dropout`` and ``residual_dropout`` rates fall back to
-    ``dropout`` when None)."""
+    """Configuration of [`TransformerEncoder`][burn_torch.nn.transformer.TransformerEncoder] (Burn's
+    fields and defaults; the ``attention_dropout``, ``ffn_dropout`` and ``residual_dropout`` rates
+    fall back to ``dropout`` when None)."""
 
     d_model: int
     d_ff: int
@@ -50,19 +50,17 @@ def _rate(value: float | None, default: float) -> float:
     return default if value is None else value
 
 
+@module_fields
 class TransformerEncoderLayer(Module):
     """One encoder layer: fields ``mha``, ``pwff``, ``norm_1``, ``norm_2``, ``dropout`` and
     ``norm_first`` (see the module docstring for the order they apply in)."""
 
-    def __init__(self, mha: MultiHeadAttention, pwff: PositionWiseFeedForward, norm_1: LayerNorm,
-                 norm_2: LayerNorm, dropout: Dropout, norm_first: bool) -> None:
-        super().__init__()
-        self.mha = mha
-        self.pwff = pwff
-        self.norm_1 = norm_1
-        self.norm_2 = norm_2
-        self.dropout = dropout
-        self.norm_first = norm_first
+    mha: MultiHeadAttention
+    pwff: PositionWiseFeedForward
+    norm_1: LayerNorm
+    norm_2: LayerNorm
+    dropout: Dropout
+    norm_first: bool
 
     @classmethod
     def new(cls, config: TransformerEncoderConfig, device: Device) -> "TransformerEncoderLayer":
@@ -96,8 +94,10 @@ class TransformerEncoderLayer(Module):
 
 @dataclass(frozen=True)
 class TransformerEncoderInput:
-    """The input of :meth:`TransformerEncoder.forward`: ``tensor`` ``[batch, seq, d_model]`` and
-    optional Bool masks (see :class:`~burn_torch.nn.MhaInput`)."""
+    """The input of
+    [`TransformerEncoder.forward`][burn_torch.nn.transformer.TransformerEncoder.forward]: ``tensor``
+    ``[batch, seq, d_model]`` and optional Bool masks (see
+    [`MhaInput`][burn_torch.nn.attention.MhaInput])."""
 
     tensor: Tensor
     mask_pad_tensor: Tensor | None = None
@@ -130,7 +130,8 @@ class TransformerStack(Module):
 
 
 class TransformerEncoder(TransformerStack):
-    """A stack of :class:`TransformerEncoderLayer` (fields as :class:`TransformerStack`)."""
+    """A stack of [`TransformerEncoderLayer`][burn_torch.nn.transformer.TransformerEncoderLayer]
+    (fields as ``TransformerStack``)."""
 
     def __init__(self, layers: list[TransformerEncoderLayer],
                  config: TransformerEncoderConfig) -> None:

@@ -5,7 +5,7 @@ import math
 
 from ... import validate
 from ...device import Device
-from ...module import Config, Module
+from ...module import Config, Module, module_fields
 from ...tensor import Tensor
 from ..activation.activation_wrapper import ActivationConfig
 from ..dropout import Dropout, DropoutConfig
@@ -17,7 +17,9 @@ _DEFAULT_INIT = Initializer.kaiming_uniform(1.0 / math.sqrt(3.0), False)
 
 
 class PositionWiseFeedForwardConfig(Config):
-    """Configuration of :class:`PositionWiseFeedForward` (Burn's fields and defaults)."""
+    """Configuration of
+    [`PositionWiseFeedForward`][burn_torch.nn.transformer.PositionWiseFeedForward] (Burn's fields
+    and defaults)."""
 
     d_model: int
     d_ff: int
@@ -33,16 +35,14 @@ class PositionWiseFeedForwardConfig(Config):
             DropoutConfig(self.dropout).init(), self.activation.init(device))
 
 
+@module_fields
 class PositionWiseFeedForward(Module):
     """``linear_outer(dropout(activation(linear_inner(x))))`` over the last dim."""
 
-    def __init__(self, linear_inner: Linear, linear_outer: Linear, dropout: Dropout,
-                 activation: Module) -> None:
-        super().__init__()
-        self.linear_inner = linear_inner
-        self.linear_outer = linear_outer
-        self.dropout = dropout
-        self.activation = activation
+    linear_inner: Linear
+    linear_outer: Linear
+    dropout: Dropout
+    activation: Module
 
     def forward(self, input: Tensor) -> Tensor:
         x = self.activation.forward(self.linear_inner.forward(input))
