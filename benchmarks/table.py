@@ -35,7 +35,8 @@ def parse_rows(output: str) -> dict[str, dict[str, float]]:
     A row is a line of ``|``-separated cells whose first cell names the size and whose cells
     include at least one ratio; the header line before it says which cell is which (a cell
     headed ``ratio`` follows the column it is the ratio of: ``burn_torch``, ``captured`` or
-    ``floor``; a header may have more cells than its rows, as ``max|grad diff|`` does)."""
+    ``floor``; a header may have more cells than its rows, as ``max|grad diff|`` does, and a size
+    label with a ``|`` of its own)."""
     rows: dict[str, dict[str, float]] = {}
     header: list[str] | None = None
     for line in output.splitlines():
@@ -43,7 +44,10 @@ def parse_rows(output: str) -> dict[str, dict[str, float]]:
         if len(cells) < 3:
             continue
         if "ratio" in cells:
-            header = cells
+            # the size label may hold a "|" itself (rnn_step's "kind,B,T,H,V|D"): the header's
+            # columns are counted from its first timing column, torch's
+            first = next((i for i, c in enumerate(cells) if c.startswith("torch")), 1)
+            header = ["size", *cells[first:]]
             continue
         if header is None or len(cells) > len(header):
             continue

@@ -84,3 +84,7 @@ def test_table_reads_each_ratio_under_the_column_it_follows():
     assert table.parse_rows(harness_output) == {
         "8,16,4": {"eager": 0.95, "captured": 0.6, "floor": 0.45}}
     assert table.parse_rows(train_output) == {"mlp 64": {"eager": 1.111, "captured": 0.667}}
+    rnn_output = (
+        "kind,B,T,H,V|D | torch autograd | burn_torch |  ratio |    captured |  ratio | max|grad diff|\n"
+        "lstm,8,16,32,100 |    100.0 µs |   115.0 µs |  1.150 |     93.0 µs |  0.930 | 1.0e-07\n")
+    assert table.parse_rows(rnn_output) == {"lstm,8,16,32,100": {"eager": 1.15, "captured": 0.93}}

@@ -125,3 +125,10 @@ def test_a_constant_whose_view_is_written_in_place_is_not_folded():
         (torch.add, (Slot(0), Slot(1)), {}, (3,), "single"))
     kept, _ = optimize(entries, modes, values, 1, [3])
     assert kept[0] == entries[0]
+
+
+def test_a_constant_the_result_views_is_not_folded():
+    entries, modes, values = _ones_then(
+        (torch.Tensor.view, (Slot(1), Const(2)), {}, (2,), "single"))
+    kept, _ = optimize(entries, modes, values, 1, [2])
+    assert kept == entries  # the caller's result must not share storage with a plan constant

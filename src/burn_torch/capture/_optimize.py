@@ -7,8 +7,8 @@ what it returns or of any state it leaves behind.
   seed is ``ones_like(loss)``: a step returning gradients alone no longer computes its loss.
 * A pure kernel all of whose arguments are constants runs once, when the plan is made, and its
   results become constants of the plan, when each is small (``FOLD_MAX_BYTES`` of storage: an
-  expanded scalar is), not part of the result and never written to in place, nor is any tensor
-  sharing its storage: backward's seed and what the loss's backward makes of it (``ones``,
+  expanded scalar is), and neither it nor any tensor sharing its storage is part of the result
+  or written to in place: backward's seed and what the loss's backward makes of it (``ones``,
   divided by the element count, expanded) are computed once.
 * Kernels whose results nothing reads (no later kernel, no guard, not the result) are dropped,
   when they are pure: not in place (a name ending in ``_``, an ``out=`` argument, a result that
@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import torch
 
-from ._record import Const, Slot
+from ._record import Const, Slot, slot_uses
 
 _LIKE = {"ones_like": torch.ones, "zeros_like": torch.zeros, "empty_like": torch.empty}
 # substrings of the names of torch's random kernels (their draws advance a generator)
@@ -69,15 +69,6 @@ def _metadata_only(entry, values: dict):
 FOLD_MAX_BYTES = 1 << 16
 
 
-def _slots(t, into: set) -> None:
-    cls = t.__class__
-    if cls is Slot:
-        into.add(t.index)
-    elif cls is tuple or cls is list:
-        for x in t:
-            _slots(x, into)
-
-
 def _substitute(t, folded: dict):
     cls = t.__class__
     if cls is Slot:
@@ -88,18 +79,21 @@ def _substitute(t, folded: dict):
     return t
 
 
-def _unsafe(entries, values: dict) -> set:
+def _unsafe(entries, values: dict, result_slots) -> set:
     """The slots an entry may write to (the first argument of an impure call, its ``out=``, a
-    result that is an earlier tensor) and every slot sharing storage with one (its views and
-    bases: the recording keeps every tensor alive, so no two storages share an address)."""
-    written: set = set()
+    result that is an earlier tensor), the result's, and every slot sharing storage with one
+    (its views and bases: the recording keeps every tensor alive, so no two storages share an
+    address): a constant must neither change nor reach the caller, who owns what it returns."""
+    written: set = set(result_slots)
     for entry in entries:
         if entry[0] in ("range", "equal") or pure(entry):
             continue
         func, args, kwargs, outs, _ = entry
+        hit: list = []
         if args:
-            _slots(args[0], written)
-        _slots(kwargs.get("out", ()), written)
+            slot_uses(args[0], hit)
+        slot_uses(kwargs.get("out", ()), hit)
+        written.update(hit)
         written.update(-1 - s for s in outs if s is not None and s < 0)
     ptrs = {values[s].untyped_storage().data_ptr() for s in written if s in values}
     ptrs.discard(0)  # storage-less (empty) tensors share nothing
@@ -110,8 +104,7 @@ def _fold(entries: list, grad_modes: list, values: dict, n_inputs: int,
           result_slots) -> tuple[list, list]:
     """``entries`` less the pure kernels of constants (see the module docstring), later entries
     reading their results as constants."""
-    unsafe = _unsafe(entries, values)
-    keep = set(result_slots)
+    unsafe = _unsafe(entries, values, result_slots)
     folded: dict = {}
     out_entries, out_modes = [], []
     for entry, mode in zip(entries, grad_modes):
@@ -123,11 +116,9 @@ def _fold(entries: list, grad_modes: list, values: dict, n_inputs: int,
         args = _substitute(args, folded)
         kwargs = {k: _substitute(v, folded) for k, v in kwargs.items()}
         entry = (func, args, kwargs, outs, shape)
-        read: set = set()
-        _slots((args, tuple(kwargs.values())), read)
         results = [values.get(o) for o in outs if o is not None]
-        if (not read and pure(entry) and all(
-                o is not None and o >= n_inputs and o not in keep and o not in unsafe
+        if (not _reads(entry) and pure(entry) and all(
+                o is not None and o >= n_inputs and o not in unsafe
                 for o in outs)
                 and all(t is not None and t.untyped_storage().nbytes() <= FOLD_MAX_BYTES
                         for t in results)):
@@ -139,17 +130,13 @@ def _fold(entries: list, grad_modes: list, values: dict, n_inputs: int,
     return out_entries, out_modes
 
 
-def _reads(entry, into: set) -> None:
-    def walk(t):
-        cls = t.__class__
-        if cls is Slot:
-            into.add(t.index)
-        elif cls is tuple or cls is list:
-            for x in t:
-                walk(x)
-    walk(entry[1])
+def _reads(entry) -> list:
+    """The slots an entry reads (a guard's template, a kernel's arguments)."""
+    used: list = []
+    slot_uses(entry[1], used)
     if entry[0] not in ("range", "equal"):
-        walk(tuple(entry[2].values()))
+        slot_uses(tuple(entry[2].values()), used)
+    return used
 
 
 def optimize(entries: list, grad_modes: list, values: dict, n_inputs: int,
@@ -167,7 +154,7 @@ def optimize(entries: list, grad_modes: list, values: dict, n_inputs: int,
         if entry[0] not in ("range", "equal") and pure(entry) and not any(
                 s is not None and s in live for s in entry[3]):
             continue
-        _reads(entry, live)
+        live.update(_reads(entry))
         kept.append(pos)
     kept.reverse()
     return [entries[i] for i in kept], [grad_modes[i] for i in kept]

@@ -22,7 +22,7 @@ from ..optim.grads import GradientsParams
 from ..tensor import Tensor
 from ._inputs import param_id_reader
 from ._optimize import optimize
-from ._record import Const, Slot
+from ._record import Const, Slot, slot_uses
 
 _TorchTensor = torch.Tensor
 
@@ -84,15 +84,6 @@ class _Source:
         if cls is list:
             return "[" + ", ".join(self.expr(x) for x in t) + "]"
         raise TypeError(f"unexpected template {t!r}")
-
-
-def _uses(t, into: list) -> None:
-    cls = t.__class__
-    if cls is Slot:
-        into.append(t.index)
-    elif cls is tuple or cls is list:
-        for x in t:
-            _uses(x, into)
 
 
 class ResultTemplate:
@@ -219,10 +210,10 @@ class Plan:
         for pos, entry in enumerate(entries):
             used: list = []
             if entry[0] in ("range", "equal"):
-                _uses(entry[1], used)
+                slot_uses(entry[1], used)
             else:
-                _uses(entry[1], used)
-                _uses(tuple(entry[2].values()), used)
+                slot_uses(entry[1], used)
+                slot_uses(tuple(entry[2].values()), used)
             for s in used:
                 last[s] = pos
         keep = set(out_slots) | set(range(n_inputs))

@@ -45,6 +45,17 @@ class Slot:
         return hash(("slot", self.index))
 
 
+def slot_uses(t, into: list) -> None:
+    """Appends the index of every :class:`Slot` in template ``t`` (nested tuples and lists) to
+    ``into``, in order."""
+    cls = t.__class__
+    if cls is Slot:
+        into.append(t.index)
+    elif cls is tuple or cls is list:
+        for x in t:
+            slot_uses(x, into)
+
+
 class Const:
     """A value the recorded call used but did not produce (held by reference)."""
 
