@@ -42,7 +42,7 @@ def _keep_mode(tmp: Path, target: Path) -> None:
         pass
 
 
-def atomic_write(path: "str | os.PathLike", write: Callable[[BinaryIO], None],
+def atomic_write(path: "str | os.PathLike", write: Callable[[BinaryIO], object],
                  durable: bool = True) -> None:
     """Calls ``write(f)`` on a temporary file in ``path``'s folder, gives it ``path``'s current
     mode when ``path`` exists, then renames it onto ``path`` (``os.replace``). With ``durable``

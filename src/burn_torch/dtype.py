@@ -4,6 +4,7 @@ from __future__ import annotations
 import enum
 
 import torch
+import torch as _torch  # for annotations inside DType, whose ``torch`` method shadows the name
 
 
 class Kind:
@@ -67,7 +68,7 @@ class DType(enum.Enum):
         return self.value.is_floating_point
 
     @classmethod
-    def from_torch(cls, dtype: torch.dtype) -> "DType":
+    def from_torch(cls, dtype: _torch.dtype) -> "DType":
         """Returns the DType of a torch dtype; raises TypeError for dtypes Burn has no name for."""
         try:
             return _FROM_TORCH[dtype]

@@ -120,7 +120,7 @@ class _Observer(hooks.BackwardHook):
         self.trace = trace
 
     def begin(self, nodes, grads) -> list:
-        refs = {}
+        refs: dict[object, list[int]] = {}
         held = []
         live = 0
         for node in nodes:

@@ -63,9 +63,14 @@ class QuantizedTensor(Tensor):
     """A quantized Float tensor. ``_data`` (what ops read) is the dequantized view."""
 
     __slots__ = ("_qvalues", "_scale", "_scheme", "_float_dtype")
+    _qvalues: torch.Tensor  # the int8 values
+    _scale: float
+    _scheme: QuantScheme
+    _float_dtype: torch.dtype  # the dtype the values dequantize to
 
+    # shadows the storage slot (read-only here): every op sees float values
     @property
-    def _data(self) -> torch.Tensor:  # shadows the storage slot: every op sees float values
+    def _data(self) -> torch.Tensor:  # type: ignore[override]
         return self._qvalues.to(self._float_dtype) * self._scale
 
     def is_quantized(self) -> bool:

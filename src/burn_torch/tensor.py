@@ -9,7 +9,7 @@ dtype. Every op goes through the op table (``burn_torch.ops``) and the recorder
 """
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 import torch
@@ -585,8 +585,10 @@ class Tensor(ArithmeticMethods, ReduceMethods, ShapeMethods, IndexMethods, Compa
 recorder.bind_tensor_class(Tensor)
 torch_spellings.install(Tensor)
 
-_quantizer = None  # quantization.quantize, bound when burn_torch.quantization is imported
-_quantizer_with_params = None  # quantization.quantize_with_params, bound with it
+# Bound by bind_quantizer when burn_torch.quantization is imported (the package's __init__ does,
+# before any Tensor exists): quantization.quantize and quantization.quantize_with_params.
+_quantizer: Callable[..., Tensor]
+_quantizer_with_params: Callable[..., Tensor]
 
 
 def bind_quantizer(fn, with_params=None) -> None:

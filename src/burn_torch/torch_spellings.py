@@ -135,7 +135,7 @@ class TorchOnly:
 
 def torch_only_names(tensor_class: type) -> list[str]:
     """The public attributes of ``torch.Tensor`` that ``tensor_class`` does not define."""
-    own = set()
+    own: set[str] = set()
     for klass in tensor_class.__mro__:
         own.update(k for k, v in vars(klass).items() if not isinstance(v, TorchOnly))
     return sorted(n for n in dir(torch.Tensor) if not n.startswith("_") and n not in own)

@@ -135,7 +135,8 @@ def real(op: str, arg: str, value: Any) -> float | int:
     """A real Python number (bools count as ints, as in Python). TypeError otherwise (strings,
     complex numbers, tensors, None)."""
     if isinstance(value, numbers.Real):
-        return value.item() if hasattr(value, "item") else value
+        # a Real is an int or a float here (numpy's and torch's scalars have item())
+        return value.item() if hasattr(value, "item") else value  # type: ignore[return-value]
     raise TypeError(f"{op}: {arg} must be a real number, got {_received(value)}")
 
 
@@ -153,8 +154,8 @@ def indices_in_range(op: str, d: int, indices: torch.Tensor, dim_size: int,
         return
     if range_guard is not None:
         range_guard(indices, dim_size)
-    low, high = torch.aminmax(indices)
-    low, high = int(low), int(high)
+    lowest, highest = torch.aminmax(indices)
+    low, high = int(lowest), int(highest)
     if low < 0 or high >= dim_size:
         bad = low if low < 0 else high
         where = f"; tensor shape {list(shape)}" if shape is not None else ""

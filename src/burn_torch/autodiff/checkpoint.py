@@ -180,7 +180,7 @@ def record(op, tensors, attrs, ctx, packed: bool):
     save = op.savers[1 if op.variadic else mask]
     saved = None if save is None else save(datas, out, res, attrs)
     sources = [(d, p if _recomputable(p) else None) for d, p in zip(datas, parents)]
-    refs = []
+    refs: list[Node] = []
     if saved is not None:
         if recomputable:
             sources.append((out, node))
@@ -218,7 +218,7 @@ class Recomputer:
 
     def __init__(self, nodes) -> None:
         """Counts the reads the checkpointed steps among ``nodes`` will make."""
-        pending = {}
+        pending: dict[Node, int] = {}
         for n in nodes:
             if n.saved.__class__ is not Checkpoint:
                 continue
@@ -230,7 +230,7 @@ class Recomputer:
                 if count == 0:
                     stack.extend(_needed_parents(m))
         self.pending = pending
-        self.values = {}
+        self.values: dict[Node, object] = {}
 
     def resolve(self, node):
         """Returns ``node``'s saved structure with every reference replaced by that output."""

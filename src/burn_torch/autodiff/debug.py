@@ -14,6 +14,7 @@ import linecache
 import os
 import sys
 import threading
+from types import FrameType
 from typing import Iterator
 
 import torch
@@ -31,7 +32,7 @@ _unregister = None
 
 def _user_line() -> str:
     """``file:line in function: source`` of the innermost caller outside burn_torch."""
-    f = sys._getframe(2)
+    f: FrameType | None = sys._getframe(2)
     while f is not None and (f.f_globals.get("__name__", "") + ".").startswith(_PACKAGE):
         f = f.f_back
     if f is None:

@@ -66,7 +66,7 @@ def claim(root: Node, check=None) -> list[Node]:
         # with repeats, made unique once at the end
         token = _Claim()
         nodes = [root]
-        leaves = []
+        leaves: list[Node] = []
         stack = [] if root.parents is None else [root]  # a leaf root has nothing to walk
         pop = stack.pop
         push = stack.append

@@ -71,7 +71,9 @@ class Snippet:
         source text is in ``observed``. Raises ValueError for a body containing ``return``."""
         lines, start = inspect.getsourcelines(fn)
         tree = ast.parse(textwrap.dedent("".join(lines)))
-        body = tree.body[0].body
+        definition = tree.body[0]
+        assert isinstance(definition, (ast.FunctionDef, ast.AsyncFunctionDef))  # fn's own source
+        body = definition.body
         if any(_returns(stmt) for stmt in body):
             raise ValueError(f"{fn.__qualname__}: snippets end with observations, not return")
         ast.increment_lineno(tree, start - 1)
@@ -124,6 +126,7 @@ def run_snippet(snippet: Snippet, globals_: dict | None = None) -> Run:
                 if i < n_actions:
                     exec(compile(ast.Module([stmt], []), filename, "exec"), ns)
                 else:
+                    assert isinstance(stmt, ast.Expr)  # an observation is an expression statement
                     code = compile(ast.Expression(stmt.value), filename, "eval")
                     values[snippet.observations[i - n_actions]] = eval(code, ns)
             except Exception as exc:  # the outcome under test
@@ -139,6 +142,7 @@ def mismatches(expected: Outcome, run: Run, n_statements: int) -> list[str]:
         if not expected.matches(run.error):
             return [f"expected to {expected}, but it raised {type(run.error).__name__}: {run.error}"]
         if run.error_statement != n_statements - 1:
+            assert run.error_statement is not None  # set with error
             return [f"raised in statement {run.error_statement + 1} of {n_statements}; "
                     "a raising snippet must raise in its last statement"]
         return []
@@ -149,6 +153,12 @@ def mismatches(expected: Outcome, run: Run, n_statements: int) -> list[str]:
     return []
 
 
+def _end_line(stmt: ast.stmt) -> int:
+    """The last line of a parsed statement (parsed nodes always carry their position)."""
+    assert stmt.end_lineno is not None
+    return stmt.end_lineno
+
+
 def render_snippet(snippet: Snippet, outcome: Outcome) -> str:
     """The snippet's source with each observation's last line annotated ``# → value`` and, for
     a raising snippet, the last statement annotated ``# raises Type: message``."""
@@ -156,11 +166,11 @@ def render_snippet(snippet: Snippet, outcome: Outcome) -> str:
     offset = snippet.first_line
     notes: dict[int, str] = {}
     if isinstance(outcome, Raises):
-        notes[snippet.statements[-1].end_lineno - offset] = f"# {outcome}"
+        notes[_end_line(snippet.statements[-1]) - offset] = f"# {outcome}"
     else:
         n_actions = len(snippet.statements) - len(snippet.observations)
         for stmt, key in zip(snippet.statements[n_actions:], snippet.observations):
-            notes[stmt.end_lineno - offset] = f"# → {outcome[key]!r}"
+            notes[_end_line(stmt) - offset] = f"# → {outcome[key]!r}"
     for index, note in notes.items():
         lines[index] = f"{lines[index]}  {note}"
     return "\n".join(lines)
@@ -189,6 +199,7 @@ class SourceEntry(CatalogEntry):
 def load_entry(path: Path) -> SourceEntry:
     """Imports the entry file at ``path``. Raises ValueError naming a missing or invalid field."""
     spec = importlib.util.spec_from_file_location(f"burn_torch_compat_entry_{path.stem}", path)
+    assert spec is not None and spec.loader is not None  # a .py path always has a loader
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     missing = [f for f in _FIELDS if not hasattr(module, f)]

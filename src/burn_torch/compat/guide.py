@@ -47,10 +47,10 @@ def ordered_entries(root: Path) -> list[SourceEntry]:
     ordered = []
     for category, _, _ in SECTIONS:
         for entry_id in _PLACEHOLDER.findall(_section_text(root, category)):
-            e = by_id.get(entry_id)
-            if e is None or e.category != category:
+            placed = by_id.get(entry_id)
+            if placed is None or placed.category != category:
                 raise ValueError(f"compat/{category}/_guide.md places unknown entry {entry_id!r}")
-            ordered.append(e)
+            ordered.append(placed)
     ids = [e.id for e in ordered]
     dupes = {i for i in ids if ids.count(i) > 1}
     unplaced = set(by_id) - set(ids)
@@ -90,8 +90,9 @@ def render_entry(e: SourceEntry) -> str:
         note = ""
         if side == "burn_literal":
             note = " — raises" if isinstance(outcome, Raises) else " — runs, with different results"
+        # (the catalog's burn side runs wherever its torch side runs)
         elif side == "burn_side" and not isinstance(torch_outcome, Raises) \
-                and list(outcome.values()) == list(torch_outcome.values()):
+                and list(outcome.values()) == list(torch_outcome.values()):  # type: ignore[union-attr]
             note = " — same results as PyTorch"
         parts += [f"**{title}**{note}", "", "```python", render_snippet(e.snippet(side), outcome),
                   "```", ""]

@@ -12,7 +12,7 @@ dataset's ``set_epoch(epoch)`` (a ``SamplerDataset`` then draws that epoch's ite
 from __future__ import annotations
 
 import dataclasses
-from typing import Generic, Iterator, TypeVar
+from typing import Generic, Iterable, Iterator, TypeVar
 
 import torch
 import torch.utils.data
@@ -119,7 +119,8 @@ class DataLoader(Generic[B]):
 
     def to_device(self, device: Device) -> "DataLoader[B]":
         """The same loader (same dataset, options and epoch) making batches on ``device``."""
-        loader = DataLoader(self.batcher, self.dataset, dataclasses.replace(self._options, device=device))
+        loader: DataLoader[B] = DataLoader(self.batcher, self.dataset,
+                                           dataclasses.replace(self._options, device=device))
         loader._epoch = self._epoch
         return loader
 
@@ -150,6 +151,7 @@ class DataLoader(Generic[B]):
         if callable(set_epoch):
             set_epoch(epoch)   # before the workers start: they see the epoch's draw
         batches = self.batch_indices(epoch)
+        lists: Iterable[list]
         if self._options.num_workers == 0:
             lists = ([item for item in map(self.dataset.get, idx) if item is not None] for idx in batches)
         else:

@@ -114,7 +114,7 @@ class InMemDataset(Dataset[I]):
                     raise ValueError(f"{path}: line {reader.line_num} has "
                                      f"{'more' if None in row else 'fewer'} fields than the header")
                 items.append(parse(row) if parse is not None else row)
-        return cls(items)
+        return cls(items)  # type: ignore[arg-type]  # without parse, I is dict[str, str]
 
 
 class TorchDataset(Dataset):

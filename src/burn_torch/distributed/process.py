@@ -60,7 +60,7 @@ def init(device: Device | None = None, *, backend: str | None = None, rank: int 
     if (rank is None) != (world_size is None):
         raise ValueError(f"give both a rank and a world size, or neither (rank={rank}, "
                          f"world_size={world_size}); torchrun sets RANK and WORLD_SIZE")
-    if world_size is not None and not 0 <= rank < world_size:
+    if world_size is not None and rank is not None and not 0 <= rank < world_size:
         raise ValueError(f"rank {rank} is outside a world of {world_size} processes")
     if device is None:
         device = Device.cuda(local_rank()) if torch.cuda.is_available() else Device.cpu()
@@ -80,7 +80,8 @@ def init(device: Device | None = None, *, backend: str | None = None, rank: int 
         raise ValueError("a world of several processes needs master_addr and master_port "
                          "(torchrun sets MASTER_ADDR and MASTER_PORT)")
     host = f"[{addr}]" if ":" in addr else addr
-    dist.init_process_group(backend, init_method=f"tcp://{host}:{port}", rank=rank,
+    # rank is set whenever world_size is (checked above)
+    dist.init_process_group(backend, init_method=f"tcp://{host}:{port}", rank=rank,  # type: ignore[arg-type]
                             world_size=world_size, timeout=wait)
     return device
 

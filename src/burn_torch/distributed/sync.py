@@ -40,6 +40,7 @@ two concurrent ones would interleave differently on each rank.
 from __future__ import annotations
 
 import hashlib
+from typing import TYPE_CHECKING
 
 import torch
 import torch.distributed as dist
@@ -47,6 +48,9 @@ import torch.distributed as dist
 from ..autodiff import hooks
 from ..autodiff.distributed_leaf import DistributedLeaf, registry
 from ..errors import DistributedError
+
+if TYPE_CHECKING:
+    from ..autodiff.graph import Node
 
 __all__ = ["registry", "GradientSync", "signature", "agree", "bucket_cap_mb", "set_bucket_cap_mb"]
 
@@ -146,7 +150,7 @@ class GradientSync(hooks.BackwardHook):
     def check(self, nodes) -> None:
         """Finds the distributed leaves among ``nodes`` and their last consumers; raises
         DistributedError when backward cannot synchronise them. Consumes nothing."""
-        last = {}
+        last: dict[Node, Node | None] = {}  # each distributed leaf's last consumer
         for n in nodes:
             parents = n.parents
             if parents is None:
@@ -178,8 +182,10 @@ class GradientSync(hooks.BackwardHook):
         self.index = {leaf: i for i, leaf in enumerate(leaves) if leaf in reached}
         cap = _bucket_cap[0]
         self.buckets = groups = buckets(leaves, cap)
-        self.where = where = [None] * len(leaves)   # leaf index -> (bucket, offset)
-        self.bufs = []
+        # leaf index -> (bucket, offset); every entry is filled below
+        where: list[tuple[int, int]] = [None] * len(leaves)  # type: ignore[list-item]
+        self.where = where
+        self.bufs: list[torch.Tensor] = []
         self.pending = []
         for b, members in enumerate(groups):
             offset = 0
@@ -189,7 +195,7 @@ class GradientSync(hooks.BackwardHook):
             self.bufs.append(torch.zeros(offset, dtype=leaves[members[0]].dtype,
                                          device=leaves[members[0]].device))
             self.pending.append(sum(1 for i in members if leaves[i] in reached))
-        self.works = []
+        self.works: list[dist.Work] = []
         self.next = 0
         self.sig = signature([cap, *((leaf.param_id.val, tuple(leaf.shape), leaf.dtype)
                                      for leaf in leaves)])
@@ -277,7 +283,7 @@ class GradientSync(hooks.BackwardHook):
                     # shared: a fresh tensor, so the container does not keep the bucket alive
                     result[leaf.id] = (seg.div_(world) if len(members) == 1 else
                                        seg.div(world)).view(leaf.shape)
-            bufs[b] = None  # at most one shared bucket is copied at a time
+            bufs[b] = None  # type: ignore[call-overload]  # released: at most one shared bucket is copied at a time
 
 
 def _check(nodes, leaves: list, backend: str) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import numbers
+from typing import ClassVar
 from dataclasses import dataclass
 
 import torch
@@ -102,6 +103,12 @@ class Norm:
     exponent as a number, as Burn's ``impl Into<Norm>`` does."""
 
     exponent: float
+    # Burn's named norms, set below the class
+    L0: ClassVar[Norm]
+    L1: ClassVar[Norm]
+    L2: ClassVar[Norm]
+    LInf: ClassVar[Norm]
+    LNegInf: ClassVar[Norm]
 
     def to_exponent(self) -> float:
         """The exponent ``p`` of this ``L(p)`` norm (±inf for the max/min norms)."""

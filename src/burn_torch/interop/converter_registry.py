@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import contextvars
 from dataclasses import dataclass, field
-from typing import Callable, Literal, Mapping, Union
+from typing import Callable, Literal, Mapping, TypeVar, Union
 
 import torch
 
@@ -19,7 +19,10 @@ from ..tensor import Tensor
 from .state_dict import load_torch_state_dict
 
 Converted = Union[Module, list, dict]
-Converter = Callable[[torch.nn.Module, Device], Converted]
+_M = TypeVar("_M", bound=Module)  # with_weights returns the layer's own class
+# converter(torch_module, device): its first argument is an instance of the class it is
+# registered for, a type that differs per key (no dict type can carry it)
+Converter = Callable[..., Converted]
 _CONVERTERS: dict[type, Converter] = {}
 
 
@@ -149,7 +152,7 @@ def _is_constant(value) -> bool:
     return isinstance(value, _CONSTANTS)
 
 
-def _port_by_attributes(module: torch.nn.Module, device: Device, port: type) -> Module:
+def _port_by_attributes(module: torch.nn.Module, device: Device, port: type[Module]) -> Module:
     """An instance of ``port`` (``__init__`` not called) holding ``module``'s converted
     children, parameters, buffers and public constants under their attribute names."""
     out = port.__new__(port)
@@ -166,7 +169,7 @@ def _port_by_attributes(module: torch.nn.Module, device: Device, port: type) -> 
     return out
 
 
-def with_weights(layer: Module, module: torch.nn.Module) -> Module:
+def with_weights(layer: _M, module: torch.nn.Module) -> _M:
     """``layer`` holding copies of ``module``'s weights (names and layouts adapted)."""
     loaded, _ = load_torch_state_dict(layer, module.state_dict())
     return loaded

@@ -19,12 +19,16 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Callable, Mapping, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Callable, Mapping, NamedTuple, TypeVar
 
 import torch
 
 from ..autodiff.recorder import wrap
 from ..module import LoadReport, Module, Param, RecordMismatchError, load_record
+
+if TYPE_CHECKING:
+    from ..nn.attention import CrossAttention
+    from ..nn.transformer import TransformerDecoderLayer, TransformerEncoderLayer
 
 _M = TypeVar("_M", bound=Module)  # loading returns the caller's module class
 
@@ -74,7 +78,7 @@ BIDIRECTIONAL = LayerAdapter(renames={
 ``*_l0_reverse`` (``torch.nn.LSTM(..., bidirectional=True)``)."""
 
 
-def transformer_encoder_layer(layer: Module) -> LayerAdapter:
+def transformer_encoder_layer(layer: TransformerEncoderLayer) -> LayerAdapter:
     """``torch.nn.TransformerEncoderLayer``'s names. Its ``norm1`` is the norm around the
     attention block: Burn's ``norm_2`` when ``norm_first``, ``norm_1`` otherwise."""
     first, second = ("norm_2", "norm_1") if layer.norm_first else ("norm_1", "norm_2")
@@ -82,7 +86,7 @@ def transformer_encoder_layer(layer: Module) -> LayerAdapter:
                                  "pwff.linear_outer": "linear2", first: "norm1", second: "norm2"})
 
 
-def transformer_decoder_layer(layer: Module) -> LayerAdapter:
+def transformer_decoder_layer(layer: TransformerDecoderLayer) -> LayerAdapter:
     """``torch.nn.TransformerDecoderLayer``'s names: ``cross_attn`` is its ``multihead_attn``;
     its ``norm1``/``norm2``/``norm3`` are the norms of the self-attention, cross-attention and
     feed-forward blocks: Burn's ``norm_1``/``norm_2``/``norm_3``, or with ``norm_first``
@@ -93,7 +97,7 @@ def transformer_decoder_layer(layer: Module) -> LayerAdapter:
                                  **{burn: f"norm{k}" for k, burn in enumerate(norms, 1)}})
 
 
-def cross_attention(layer: Module) -> LayerAdapter:
+def cross_attention(layer: CrossAttention) -> LayerAdapter:
     """``torch.nn.MultiheadAttention(d_model, n_heads, kdim=d_context, vdim=d_context)``'s
     names: separate ``q_proj_weight``/``k_proj_weight``/``v_proj_weight`` when the context width
     differs from the query's (one ``in_proj_weight`` otherwise), one ``in_proj_bias``."""
@@ -106,7 +110,9 @@ def cross_attention(layer: Module) -> LayerAdapter:
                         fused=bias)
 
 
-AdapterSpec = LayerAdapter | Callable[[Module], LayerAdapter]
+# a LayerAdapter, or a function of a module of the class it is registered for (a type that
+# differs per key) returning one
+AdapterSpec = LayerAdapter | Callable[..., LayerAdapter]
 _BY_CLASS: dict[type, AdapterSpec] = {}
 _BY_NN_NAME: dict[str, AdapterSpec] = {
     "Linear": LINEAR, "BatchNorm": BATCH_NORM, "LayerNorm": NORM, "GroupNorm": NORM,
@@ -227,7 +233,8 @@ def _fuse(keys: _Layout, fused: Mapping[str, tuple[str, ...]]) -> _Layout:
     for key, spec in keys.items():
         if key in groups:
             name, parts = groups[key]
-            out[name] = [part for p in parts for part in keys[p]]
+            # a fused group's parts are parameters (lists of parts), never computed entries
+            out[name] = [part for p in parts for part in keys[p]]  # type: ignore[union-attr]
         elif key not in absorbed:
             out[key] = spec
     return out
@@ -253,7 +260,8 @@ def to_torch_state_dict(module: Module) -> "OrderedDict[str, torch.Tensor]":
     parameters' devices), with PyTorch's names and layouts; loads into the equivalent
     ``torch.nn`` model with ``load_state_dict``."""
     values = {name: p.val().to_torch() for name, p in module.named_params()}
-    return to_torch_layout(module, values, torch_only=True)
+    # every parameter has a value, so no key maps to None
+    return to_torch_layout(module, values, torch_only=True)  # type: ignore[return-value]
 
 
 def to_torch_layout(module: Module, values: Mapping[str, "torch.Tensor | None"],
@@ -269,8 +277,9 @@ def to_torch_layout(module: Module, values: Mapping[str, "torch.Tensor | None"],
             if torch_only:
                 out[key] = spec()
             continue
-        parts = [values.get(p.burn_path) for p in spec]
-        if any(t is None for t in parts):
+        found = [values.get(p.burn_path) for p in spec]
+        parts = [t for t in found if t is not None]
+        if len(parts) < len(found):
             out[key] = None
             continue
         parts = [t.t() if p.transposed else t for t, p in zip(parts, spec)]

@@ -21,7 +21,8 @@ from .torch_layers import Flatten, Identity, Sequential, StackedGru, StackedLstm
 
 # ================================================================ containers ==========
 def _sequential(module: torch.nn.Sequential, device: Device) -> Sequential:
-    return Sequential([from_torch_module(child, device) for child in module])
+    # Burn-shaped children convert to layers (a container child would be a list or dict)
+    return Sequential([from_torch_module(child, device) for child in module])  # type: ignore[misc]
 
 
 def _module_list(module: torch.nn.ModuleList, device: Device) -> list:
@@ -41,7 +42,8 @@ def _linear(m: torch.nn.Linear, device: Device) -> nn.Linear:
 def _conv1d(m: torch.nn.Conv1d, device: Device) -> nn.Conv1d:
     check_padding_mode(m)
     padding = (nn.PaddingConfig1d.same() if m.padding == "same" else nn.PaddingConfig1d.valid()
-               if m.padding == "valid" else nn.PaddingConfig1d.explicit(m.padding[0]))
+               if m.padding == "valid"
+               else nn.PaddingConfig1d.explicit(m.padding[0]))  # type: ignore[arg-type]  # a tuple here
     config = nn.Conv1dConfig(m.in_channels, m.out_channels, m.kernel_size[0], stride=m.stride[0],
                              dilation=m.dilation[0], groups=m.groups, padding=padding,
                              bias=m.bias is not None)
@@ -200,4 +202,5 @@ for _cls, _converter in {
     torch.nn.Sigmoid: parameterless(nn.Sigmoid), torch.nn.Tanh: parameterless(nn.Tanh),
     torch.nn.Identity: parameterless(Identity),
 }.items():
-    register_converter(_cls, _converter)
+    # mypy joins the converters' differing signatures to 'function'
+    register_converter(_cls, _converter)  # type: ignore[arg-type]

@@ -9,7 +9,8 @@ import torch
 from .. import nn
 from ..device import Device
 from ..module import Module
-from .converter_registry import parameterless, register_converter, unsupported, with_weights
+from .converter_registry import (Converter, parameterless, register_converter, unsupported,
+                                 with_weights)
 
 
 def _instance_norm(m: torch.nn.modules.instancenorm._InstanceNorm, device: Device) -> nn.InstanceNorm:
@@ -44,7 +45,7 @@ def _pairwise_distance(m: torch.nn.PairwiseDistance, device: Device) -> nn.Pairw
     return nn.PairwiseDistanceConfig(m.norm, m.eps).init()
 
 
-def _configured(make) -> "callable":
+def _configured(make) -> Converter:
     def convert(m: torch.nn.Module, device: Device) -> Module:
         return make(m)
     return convert

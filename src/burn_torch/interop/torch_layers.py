@@ -34,7 +34,7 @@ class Sequential(Module):
         """The last layer's output."""
         x = input
         for layer in self.layers:
-            x = layer.forward(x)
+            x = layer.forward(x)  # type: ignore[attr-defined]  # every layer has one (Module has none)
         return x
 
     def __len__(self) -> int:
@@ -97,7 +97,7 @@ class StackedRecurrent(Module):
             if isinstance(layer, Gru):
                 x, state = layer.run(x, state, self.batch_first, False)
             else:
-                x, state = layer.forward(x, state)
+                x, state = layer.forward(x, state)  # type: ignore[attr-defined]  # an Lstm or Rnn
             finals.append(state)
         return x, finals
 

@@ -188,4 +188,5 @@ for _cls, _converter in {
     torch.nn.Unfold: _unfold, torch.nn.Fold: _fold,
     torch.nn.TransformerDecoderLayer: _decoder_layer, torch.nn.TransformerDecoder: _decoder,
 }.items():
-    register_converter(_cls, _converter)
+    # mypy joins the converters' differing signatures to 'function'
+    register_converter(_cls, _converter)  # type: ignore[arg-type]

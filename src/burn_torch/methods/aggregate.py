@@ -23,7 +23,7 @@ class AggregateMethods(TensorBase):
         out = self
         for d in dims:
             out = getattr(out, method)(d)
-        return out
+        return out  # type: ignore[return-value]  # self is a Tensor: see TensorBase
 
     def sum_dims(self, dims: Sequence[int]) -> "Tensor":
         """``sum_dim`` over each of ``dims`` in turn (each kept with size 1)."""

@@ -251,7 +251,7 @@ class ArithmeticMethods(TensorBase):
         if not self._data.is_floating_point():
             raise TypeError(f"fmod_scalar needs a Float tensor, got {self.kind}; call .float() first")
         if value in (float("inf"), float("-inf")):
-            return self
+            return self  # type: ignore[return-value]  # self is a Tensor: see TensorBase
         return self.sub(self.div_scalar(value).trunc().mul_scalar(value))
 
     def sign(self) -> "Tensor":

@@ -15,12 +15,12 @@ if TYPE_CHECKING:
     from ..tensor import Tensor
 
 
-def _require_int(what: str, x: "Tensor") -> None:
+def _require_int(what: str, x: TensorBase) -> None:
     if x._data.is_floating_point() or x._data.dtype is torch.bool:
         raise TypeError(f"{what} needs Int tensors, got {x.kind}; call .int() first")
 
 
-def _tensor_op(op, a: "Tensor", b) -> "Tensor":
+def _tensor_op(op, a: TensorBase, b) -> "Tensor":
     if not isinstance(b, TensorBase):
         raise not_a_tensor(op.name, b)
     _require_int(op.name, a)
@@ -28,7 +28,7 @@ def _tensor_op(op, a: "Tensor", b) -> "Tensor":
     return apply2(op, a, b)
 
 
-def _scalar_op(op, what: str, a: "Tensor", value) -> "Tensor":
+def _scalar_op(op, what: str, a: TensorBase, value) -> "Tensor":
     _require_int(what, a)
     return apply1(op, a, (validate.integer(what, "other", value),))
 

@@ -130,12 +130,12 @@ class CompareMethods(TensorBase):
         return apply1(compare_ops.BOOL_NOT, self)
 
 
-def require_bool(x: "Tensor", what: str) -> None:
+def require_bool(x: TensorBase, what: str) -> None:
     if x._data.dtype is not torch.bool:
         raise TypeError(f"{what} needs Bool tensors, got {x.kind}; compare first or call .bool()")
 
 
-def bool_binary(op, a: "Tensor", b) -> "Tensor":
+def bool_binary(op, a: TensorBase, b) -> "Tensor":
     if not isinstance(b, TensorBase):
         raise TypeError(f"{op.name}: expected a Tensor operand, got {validate.type_name(b)}")
     require_bool(a, op.name)

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 
 
-def as_index_tensor(indices, like: "Tensor", what: str) -> torch.Tensor:
+def as_index_tensor(indices, like: TensorBase, what: str) -> torch.Tensor:
     if isinstance(indices, TensorBase):
         data = indices._data
     else:
@@ -28,14 +28,14 @@ def as_index_tensor(indices, like: "Tensor", what: str) -> torch.Tensor:
     return data if data.dtype is torch.int64 else data.long()
 
 
-def check_in_range(what: str, x: "Tensor", d: int, idx: torch.Tensor) -> None:
+def check_in_range(what: str, x: TensorBase, d: int, idx: torch.Tensor) -> None:
     """IndexError for an index outside dim ``d`` of ``x`` (see ``validate.indices_in_range``:
     CPU indices only)."""
     shape = x._data.shape
     validate.indices_in_range(what, d, idx, shape[d], shape)
 
 
-def update_operands(what: str, x: "Tensor", values, op) -> None:
+def update_operands(what: str, x: TensorBase, values, op) -> None:
     """TypeError unless ``op`` is an IndexingUpdateOp and ``x``, ``values`` are numeric tensors of
     the same dtype."""
     if not isinstance(op, IndexingUpdateOp):

@@ -93,13 +93,13 @@ class RearrangeMethods(TensorBase):
             total[self._dim(d)] += validate.integer("roll", "shifts", s)
         out = self
         if self._data.numel() == 0:
-            return out
+            return out  # type: ignore[return-value]  # self is a Tensor: see TensorBase
         for d, s in enumerate(total):
             s %= self._data.shape[d]
             if s:
                 size = self._data.shape[d]
                 out = type(self).cat([out.narrow(d, s, size - s), out.narrow(d, 0, s)], d)
-        return out
+        return out  # type: ignore[return-value]  # self is a Tensor: see TensorBase
 
     def take(self, dim: int, indices) -> "Tensor":
         """Entries at the Int ``indices`` (any rank) along ``dim``: the result's shape is
@@ -134,7 +134,7 @@ class RearrangeMethods(TensorBase):
         for d, (before, after) in enumerate(pairs):
             if before or after:
                 out = out._pad_dim(d, before, after, mode)
-        return out
+        return out  # type: ignore[return-value]  # self is a Tensor: see TensorBase
 
     def _padding_pairs(self, padding) -> "list[tuple[int, int]]":
         rank = self._data.dim()
@@ -160,7 +160,7 @@ class RearrangeMethods(TensorBase):
         dims = [size + before + after for size, (before, after) in zip(self._data.shape, pairs)]
         region = [slice(before, before + size) for size, (before, _) in zip(self._data.shape, pairs)]
         padded = type(self).full(dims, value, self.device(), self.kind, self.dtype())
-        return padded.slice_assign(region, self)
+        return padded.slice_assign(region, self)  # type: ignore[arg-type]  # self is a Tensor: see TensorBase
 
     def _pad_dim(self, d: int, before: int, after: int, mode: PadMode) -> "Tensor":
         size = self._data.shape[d]
@@ -175,4 +175,5 @@ class RearrangeMethods(TensorBase):
                 raise ValueError(f"pad: cannot edge-pad the empty dim {d}")
             head = self.narrow(d, 0, 1).repeat_dim(d, before) if before else None
             tail = self.narrow(d, size - 1, 1).repeat_dim(d, after) if after else None
-        return type(self).cat([p for p in (head, self, tail) if p is not None], d)
+        # self is a Tensor: see TensorBase
+        return type(self).cat([p for p in (head, self, tail) if p is not None], d)  # type: ignore[misc]

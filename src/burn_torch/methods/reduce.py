@@ -23,12 +23,12 @@ if TYPE_CHECKING:
     from ..tensor import Tensor
 
 
-def _not_bool(x: "Tensor", what: str) -> None:
+def _not_bool(x: TensorBase, what: str) -> None:
     if x.kind is Bool:
         raise TypeError(f"{what} needs an Int or Float tensor, got Bool; call .int() first")
 
 
-def _nonempty(x: "Tensor", what: str, dim: int | None = None) -> None:
+def _nonempty(x: TensorBase, what: str, dim: int | None = None) -> None:
     """ValueError when there is nothing to select from (the whole tensor, or along ``dim``)."""
     shape = x._data.shape
     if (shape.numel() if dim is None else shape[dim]) == 0:
@@ -36,12 +36,12 @@ def _nonempty(x: "Tensor", what: str, dim: int | None = None) -> None:
         raise ValueError(f"{what}: cannot reduce {where} (shape {list(shape)})")
 
 
-def _select(op, x: "Tensor", dim: int, indices) -> "tuple[Tensor, Tensor]":
+def _select(op, x: TensorBase, dim: int, indices) -> "tuple[Tensor, Tensor]":
     """The values of ``x`` at ``indices`` along ``dim`` (recorded with ``op``), and the indices."""
     return apply1(op, x, (dim, indices)), wrap(indices, x._ctx)
 
 
-def _sorted(x: "Tensor", dim: int, descending: bool) -> "tuple[Tensor, Tensor]":
+def _sorted(x: TensorBase, dim: int, descending: bool) -> "tuple[Tensor, Tensor]":
     _not_bool(x, "sort")
     dim = x._dim(dim)
     return _select(reduce_ops.SORT, x, dim, reduce_ops.argsort(x._data, dim, descending))

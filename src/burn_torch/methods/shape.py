@@ -122,7 +122,7 @@ class ShapeMethods(TensorBase):
     def transpose(self) -> "Tensor":
         """Swaps the last two dims."""
         if self._data.dim() < 2:
-            return self
+            return self  # type: ignore[return-value]  # self is a Tensor: see TensorBase
         return apply1(shape_ops.SWAP_DIMS, self, (self._data.dim() - 2, self._data.dim() - 1))
 
     def permute(self, dims: Sequence[int]) -> "Tensor":
@@ -176,7 +176,7 @@ class ShapeMethods(TensorBase):
         if values._data.dtype is not self._data.dtype:
             same_kind("slice_assign", self, values)
         if 0 in region:
-            return self
+            return self  # type: ignore[return-value]  # self is a Tensor: see TensorBase
         return apply2(shape_ops.SLICE_ASSIGN, self, values, (index, flips))
 
     def slice_fill(self, ranges, value) -> "Tensor":

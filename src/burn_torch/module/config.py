@@ -66,7 +66,7 @@ def _checked_init(init, cls: type):
                 fix = f"[{', '.join([str(value)] * n)}]" if n else f"[{value}, ...]"
                 raise TypeError(f"{cls.__name__}: {name} takes one size per dim (Burn's "
                                 f"[usize; {n or 'N'}]), got the int {value}; write {fix}")
-    __init__.__wrapped__ = init
+    __init__.__wrapped__ = init  # type: ignore[attr-defined]  # inspect.signature follows it
     return __init__
 
 
@@ -97,7 +97,7 @@ class Config:
                 setattr(cls, f"with_{field.name}", _builder(field.name))
         cls._sequence_fields = _sequence_fields(cls)
         if cls._sequence_fields:
-            cls.__init__ = _checked_init(cls.__init__, cls)
+            cls.__init__ = _checked_init(cls.__init__, cls)  # type: ignore[method-assign]  # by design
 
     def to_dict(self) -> dict:
         """The fields as a dict (nested configs as dicts too)."""

@@ -61,7 +61,7 @@ def _entries(value):
     return vars(value).items()
 
 
-def _tracks_paths(walker, base: type) -> bool:
+def _tracks_paths(walker, base: type[ModuleVisitor] | type[ModuleMapper]) -> bool:
     """Whether ``walker`` overrides ``enter_module`` / ``exit_module`` (else walks skip the calls)."""
     own = getattr(walker, "__dict__", {})
     return ("enter_module" in own or "exit_module" in own
@@ -440,7 +440,8 @@ def module_fields(cls: _ModuleClass) -> _ModuleClass:
     Type checkers see the constructor too (``dataclass_transform``). Raises TypeError, as a
     dataclass does, for a field without a default after one with a default.
     """
-    return dataclasses.dataclass(eq=False, repr=False, match_args=False)(cls)
+    # (typeshed's dataclass overloads lose the class a TypeVar stands for)
+    return dataclasses.dataclass(eq=False, repr=False, match_args=False)(cls)  # type: ignore[return-value]
 
 
 _NODES = (Module, Param, TrainingFlag, Tensor)  # what makes a container part of the tree

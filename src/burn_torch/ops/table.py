@@ -150,7 +150,7 @@ class OpDef:
         if self.Saved is None or (self.rules is not None and all(
                 self.rules[i] in (_pass, no_gradient) for i in tracked)):
             return None  # nothing saved: no record, or rules that read none (PASS)
-        wanted = set()
+        wanted: set[str] = set()
         for i in tracked:
             wanted.update(self.needs[i])
         index = {n: i for i, n in enumerate(self.inputs)}

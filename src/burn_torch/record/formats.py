@@ -15,7 +15,7 @@ import gzip
 import json
 import zlib
 
-import msgpack
+import msgpack  # type: ignore[import-untyped]  # msgpack ships no type information
 
 from . import serde
 

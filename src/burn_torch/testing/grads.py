@@ -13,7 +13,7 @@ wrong composite pass it: [`assert_matches_torch`][burn_torch.testing.reference.a
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Sequence
+from typing import Callable, Iterator, Sequence
 
 import torch
 
@@ -64,6 +64,7 @@ def _oracle_run(fn: Callable, inputs: list[Input], weights, burn_rules: bool = T
         term = (d * w.to(d.dtype)).sum()
         root = term if root is None else root + term
     leaves = [a.to_torch() for a, inp in zip(args, inputs) if inp.leaf]
+    found: Iterator[torch.Tensor | None]
     if root is None or not leaves:
         found = iter([None] * len(leaves))
     else:

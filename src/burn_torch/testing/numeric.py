@@ -116,7 +116,7 @@ def random_direction(inputs: list[Input], seed: int, relative: bool = False) -> 
     for inp in inputs:
         key = id(inp.tensor)
         if inp.leaf and key not in direction:
-            direction[key] = None
+            direction[key] = None  # type: ignore[assignment]  # a placeholder, filled below
             leaves.append((key, inp.storage))
     steps = _normal_steps(seed, tuple((tuple(b.shape), b.dtype) for _, b in leaves))
     for (key, base), v in zip(leaves, steps):

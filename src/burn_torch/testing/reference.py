@@ -43,7 +43,8 @@ def _torch_args(inputs: list[Input], float64: bool = False) -> tuple[list, list]
     """The torch side's arguments (each distinct leaf one ``requires_grad`` copy; constants as
     copies, float64 where asked) and the leaf copies, per argument (None for constants)."""
     copies: dict[int, torch.Tensor] = {}
-    args, leaves = [], []
+    args: list[torch.Tensor] = []
+    leaves: list[torch.Tensor | None] = []
     for inp in inputs:
         data = inp.storage.detach()
         if float64 and data.is_floating_point():
@@ -102,7 +103,8 @@ def sampled(inputs: list[Input]) -> bool:
     crc = 0
     for inp in inputs:
         data = inp.storage
-        crc = zlib.crc32(data.detach().cpu().contiguous().view(-1).view(torch.uint8).numpy(), crc)
+        crc = zlib.crc32(data.detach().cpu().contiguous().view(-1).view(torch.uint8).numpy(),  # type: ignore[arg-type]
+                         crc)  # (an ndarray is a buffer; numpy's stubs do not say so)
     return crc % NUMERIC_EVERY == 0
 
 
@@ -233,13 +235,13 @@ def assert_module_matches_torch(burn_module: Module, torch_module: torch.nn.Modu
     if load_weights:
         burn_module, _ = load_torch_state_dict(burn_module, torch_module.state_dict())
     prepared = prepare_all(inputs)
-    labels = argument_names(burn_module.forward, len(prepared))
+    labels = argument_names(burn_module.forward, len(prepared))  # type: ignore[attr-defined]  # a model has forward (Module declares none)
     failures = Failures(f"the burn_torch module disagrees with the torch module (loss={loss!r}, "
                         f"seed={seed}):", prepared, labels)
     per_strategy = {}
     for strategy in (strategies or (None,)):
         module = burn_module if strategy is None else _module_on(burn_module, strategy)
-        captured = {}
+        captured: dict[str, Module] = {}
 
         def burn_fn(*args, _m=module, _c=captured):
             out = _m.forward(*args)

@@ -40,8 +40,8 @@ def _shown(value: torch.Tensor) -> str:
     dtype = str(value.dtype).removeprefix("torch.")
     if value.numel() > SHOWN_ELEMENTS:
         return f"<{dtype} tensor of shape {list(value.shape)}>"
-    array = value.detach().cpu()
-    array = (array.double() if array.dtype is torch.bfloat16 else array).numpy()
+    host = value.detach().cpu()
+    array = (host.double() if host.dtype is torch.bfloat16 else host).numpy()
     text = np.array2string(array, separator=", ", floatmode="unique", threshold=SHOWN_ELEMENTS)
     return f"{text} ({dtype})"
 
@@ -103,7 +103,7 @@ def _weights(specs: tuple, loss: str, seed: int) -> tuple:
     """The loss weights per output spec ``(shape, dtype, device)`` (cached: the same for the
     same outputs and seed; never written to)."""
     rng = np.random.default_rng(seed)
-    ws = []
+    ws: list[torch.Tensor | None] = []
     for shape, dtype, device in specs:
         if not dtype.is_floating_point:
             ws.append(None)
@@ -144,7 +144,7 @@ def burn_run(fn: Callable, inputs: list[Input], loss: str, seed: int, failures: 
             failures.check(f"output {i}: its storage carries a torch autograd graph")
         if o.is_tracked() and not o.is_autodiff():
             failures.check(f"output {i}: tracked without an autodiff association")
-        if o.is_require_grad() and not o._node.is_leaf():
+        if o.is_require_grad() and not o._node.is_leaf():  # type: ignore[union-attr]  # tracked
             failures.check(f"output {i}: an intermediate that retains its gradient")
         if w is None or not o.is_tracked():
             continue
@@ -152,7 +152,7 @@ def burn_run(fn: Callable, inputs: list[Input], loss: str, seed: int, failures: 
         root = term if root is None else root + term
     leaves = leaf_ids(root)
     grads = root.backward() if root is not None else Gradients()
-    per_input = []
+    per_input: list[Tensor | None] = []
     for inp, name in zip(inputs, names):
         g = inp.tensor.grad(grads)
         if not inp.leaf:

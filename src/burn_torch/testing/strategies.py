@@ -32,7 +32,7 @@ Examples::
 """
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Literal, Sequence
 
 import numpy as np
 
@@ -185,7 +185,7 @@ def masks(shape: Sequence[int]) -> SearchStrategy[np.ndarray]:
 
 
 def edge_floats(low: float = -2.0, high: float = 2.0, edges: Sequence[float] = (0.0,),
-                width: int = 64) -> SearchStrategy[float]:
+                width: Literal[16, 32, 64] = 64) -> SearchStrategy[float]:
     """Finite floats in ``[low, high]``, drawing the ``edges`` inside that range often."""
     inside = [float(e) for e in edges if low <= e <= high]
     values = st.floats(low, high, allow_nan=False, allow_infinity=False, width=width)
@@ -199,7 +199,8 @@ def edge_arrays(shape, low: float = -2.0, high: float = 2.0, *, edges: Sequence[
     and with ``ties`` some entries copied onto others (exact ties for max/min/sort/scatter).
     Values shrink towards 0 and towards more ties; a failing example prints the array. Values
     are rounded to ``dtype`` (ties and edges stay exact when representable)."""
-    width = 16 if np.dtype(dtype).itemsize == 2 else 32 if np.dtype(dtype) == np.float32 else 64
+    width: Literal[16, 32, 64] = (16 if np.dtype(dtype).itemsize == 2
+                                  else 32 if np.dtype(dtype) == np.float32 else 64)
 
     @st.composite
     def build(draw) -> np.ndarray:

@@ -65,4 +65,4 @@ def one_thread_when_small(check: Check) -> Check:
             return check(*args, **kwargs)
         finally:
             _set_threads(threads)
-    return run
+    return run  # type: ignore[return-value]  # functools.wraps keeps check's signature

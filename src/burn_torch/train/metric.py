@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 import time
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 import torch
@@ -94,6 +94,10 @@ class Metric:
 
 class Numeric:
     """Mixin of metrics with a numeric value: ``value()``, ``running_value()``."""
+
+    if TYPE_CHECKING:  # what the metric class it is mixed into provides
+        name: str
+        state: NumericMetricState
 
     higher_is_better = False
     unit = ""
@@ -248,7 +252,7 @@ class CpuUse(_SystemMetric):
     name, unit, precision = "CPU Usage", "%", 2
 
     def read(self) -> float:
-        import psutil
+        import psutil  # type: ignore[import-untyped]  # an optional dependency without its stubs (types-psutil)
         return psutil.cpu_percent(interval=None)
 
 

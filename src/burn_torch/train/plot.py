@@ -82,7 +82,7 @@ def plot_in_background(directory: Path, names: Mapping[str, str], log,
     (the file written, matplotlib missing, or the error) goes to ``log.info``."""
     def draw() -> None:
         if not available("matplotlib"):
-            message = "matplotlib is not installed: no metrics plot"
+            message: str | None = "matplotlib is not installed: no metrics plot"
         else:
             try:
                 written = _draw_in_subprocess(directory, names, filename)

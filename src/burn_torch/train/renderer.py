@@ -19,10 +19,13 @@ import math
 import os
 import sys
 import time
-from typing import NamedTuple, TextIO
+from typing import TYPE_CHECKING, NamedTuple, TextIO
 
 from ..optional import available, require
 from .metric import MetricEntry
+
+if TYPE_CHECKING:
+    from rich.progress import TaskID
 
 BLOCKS = "▁▂▃▄▅▆▇█"
 
@@ -119,7 +122,7 @@ class MetricsRenderer:
         elapsed = time.monotonic() - self._started
         return elapsed / self._done_iterations * max(0, self._total_iterations - self._done_iterations)
 
-    def metric_rows(self) -> list[tuple[str, str, str]]:
+    def metric_rows(self) -> list[tuple[str, ...]]:
         """``(metric, train text, valid text)`` for the current and last epoch's metrics."""
         names = list(dict.fromkeys([*self.entries["train"], *self.entries["valid"]]))
         last = self.summaries.get(max(self.summaries), {}) if self.summaries else {}
@@ -127,7 +130,7 @@ class MetricsRenderer:
             names.extend(n for n in split_means if n not in names)
         rows = []
         for name in names:
-            cells = []
+            cells: list[str] = []
             for split in ("train", "valid"):
                 entry = self.entries[split].get(name)
                 if entry is not None:
@@ -187,7 +190,7 @@ class RichDashboard(MetricsRenderer):
                              MofNCompleteColumn(), TextColumn("elapsed"), TimeElapsedColumn(),
                              TextColumn("ETA"), TimeRemainingColumn(), console=self.console,
                              expand=True)
-        self._tasks = {}
+        self._tasks: dict[str, TaskID] = {}
         self._live = Live(console=self.console, auto_refresh=False, transient=False)
         self._open = False
 

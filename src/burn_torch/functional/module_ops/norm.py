@@ -87,7 +87,7 @@ def group_norm(input: Tensor, gamma: Tensor | None, beta: Tensor | None, num_gro
                          f"groups")
     if (gamma is None) != (beta is None):
         raise ValueError("group_norm: pass both gamma and beta, or neither")
-    tensors = (input,)
+    tensors: tuple[Tensor | None, ...] = (input,)
     if gamma is not None:
         _param("group_norm", "gamma", gamma, channels)
         _param("group_norm", "beta", beta, channels)

@@ -4,9 +4,10 @@ recurrent gates) are configured with.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Callable
 
 from ...device import Device
-from ...module import Config, Module
+from ...module import Config
 from ..identity import Identity
 from .celu import CeluConfig
 from .elu import EluConfig
@@ -26,6 +27,27 @@ from .softsign import Softsign
 from .swiglu import SwiGluConfig
 from .tanh import Tanh
 from .thresholded_relu import ThresholdedReluConfig
+
+if TYPE_CHECKING:
+    from typing import TypeAlias
+
+    from .celu import Celu
+    from .elu import Elu
+    from .hard_shrink import HardShrink
+    from .hard_sigmoid import HardSigmoid
+    from .leaky_relu import LeakyRelu
+    from .prelu import PRelu
+    from .shrink import Shrink
+    from .soft_shrink import SoftShrink
+    from .softplus import Softplus
+    from .swiglu import SwiGlu
+    from .thresholded_relu import ThresholdedRelu
+
+    # Burn's ``Activation`` enum: the layers ``ActivationConfig.init`` builds (each a Module whose
+    # ``forward`` maps a tensor to a tensor).
+    Activation: TypeAlias = (Identity | Gelu | Relu | Sigmoid | Tanh | Selu | HardSwish | Softsign
+                             | LeakyRelu | PRelu | SwiGlu | HardSigmoid | Softplus | Elu | Celu
+                             | ThresholdedRelu | HardShrink | SoftShrink | Shrink)
 
 
 @dataclass(frozen=True)
@@ -122,12 +144,14 @@ class ActivationConfig:
     def _configured(cls, kind: str, config: Config | None) -> "ActivationConfig":
         return cls(kind, _CONFIGS[kind]() if config is None else config)
 
-    def init(self, device: Device) -> Module:
+    def init(self, device: Device) -> Activation:
         """The activation layer (``device`` holds PRelu's and SwiGlu's parameters)."""
+        # a configured kind's config is its layer's config (Config itself declares no init: the
+        # signatures differ), set by the class method that made self
         if self.kind in ("prelu", "swiglu"):
-            return self.config.init(device)
+            return self.config.init(device)  # type: ignore[union-attr, return-value]
         if self.config is not None:
-            return self.config.init()
+            return self.config.init()  # type: ignore[call-arg, return-value]
         return _STATELESS[self.kind]()
 
 
@@ -138,6 +162,6 @@ _CONFIGS = {"hard_sigmoid": HardSigmoidConfig, "softplus": SoftplusConfig,
             "shrink": ShrinkConfig}
 
 
-_STATELESS = {"identity": Identity, "gelu": Gelu, "gelu_approximate": Gelu.new_approximate,
+_STATELESS: dict[str, Callable[[], Activation]] = {"identity": Identity, "gelu": Gelu, "gelu_approximate": Gelu.new_approximate,
               "relu": Relu, "sigmoid": Sigmoid, "tanh": Tanh, "selu": Selu,
               "hard_swish": HardSwish, "softsign": Softsign}

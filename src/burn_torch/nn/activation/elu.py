@@ -2,17 +2,13 @@
 from __future__ import annotations
 
 from ...functional import activation as act
-from ...module import Config
-from .base import _Configured, _layer
+from .base import _ActivationConfig, _Configured
 
 
-class Elu(_Configured):
-    """``alpha * (exp(x) - 1)`` where ``x <= 0``, ``x`` above."""
-    _fn, _names = staticmethod(act.elu), ("alpha",)
-
-
-class EluConfig(Config):
+class EluConfig(_ActivationConfig["Elu"]):
     alpha: float = 1.0
 
-    def init(self) -> Elu:
-        return _layer(Elu, self)
+
+class Elu(_Configured, config=EluConfig):
+    """``alpha * (exp(x) - 1)`` where ``x <= 0``, ``x`` above."""
+    _fn = staticmethod(act.elu)

@@ -2,17 +2,13 @@
 from __future__ import annotations
 
 from ...functional import activation as act
-from ...module import Config
-from .base import _Configured, _layer
+from .base import _ActivationConfig, _Configured
 
 
-class HardShrink(_Configured):
-    """``x`` where ``|x| > lambda_``, 0 elsewhere."""
-    _fn, _names = staticmethod(act.hard_shrink), ("lambda_",)
-
-
-class HardShrinkConfig(Config):
+class HardShrinkConfig(_ActivationConfig["HardShrink"]):
     lambda_: float = 0.5
 
-    def init(self) -> HardShrink:
-        return _layer(HardShrink, self)
+
+class HardShrink(_Configured, config=HardShrinkConfig):
+    """``x`` where ``|x| > lambda_``, 0 elsewhere."""
+    _fn = staticmethod(act.hard_shrink)

@@ -2,18 +2,14 @@
 from __future__ import annotations
 
 from ...functional import activation as act
-from ...module import Config
-from .base import _Configured, _layer
+from .base import _ActivationConfig, _Configured
 
 
-class HardSigmoid(_Configured):
-    """``clamp(alpha * x + beta, 0, 1)``."""
-    _fn, _names = staticmethod(act.hard_sigmoid), ("alpha", "beta")
-
-
-class HardSigmoidConfig(Config):
+class HardSigmoidConfig(_ActivationConfig["HardSigmoid"]):
     alpha: float = 0.2
     beta: float = 0.5
 
-    def init(self) -> HardSigmoid:
-        return _layer(HardSigmoid, self)
+
+class HardSigmoid(_Configured, config=HardSigmoidConfig):
+    """``clamp(alpha * x + beta, 0, 1)``."""
+    _fn = staticmethod(act.hard_sigmoid)

@@ -2,17 +2,13 @@
 from __future__ import annotations
 
 from ...functional import activation as act
-from ...module import Config
-from .base import _Configured, _layer
+from .base import _ActivationConfig, _Configured
 
 
-class SoftShrink(_Configured):
-    """``x - sign(x) * lambda_`` where ``|x| > lambda_``, 0 elsewhere."""
-    _fn, _names = staticmethod(act.soft_shrink), ("lambda_",)
-
-
-class SoftShrinkConfig(Config):
+class SoftShrinkConfig(_ActivationConfig["SoftShrink"]):
     lambda_: float = 0.5
 
-    def init(self) -> SoftShrink:
-        return _layer(SoftShrink, self)
+
+class SoftShrink(_Configured, config=SoftShrinkConfig):
+    """``x - sign(x) * lambda_`` where ``|x| > lambda_``, 0 elsewhere."""
+    _fn = staticmethod(act.soft_shrink)

@@ -2,17 +2,13 @@
 from __future__ import annotations
 
 from ...functional import activation as act
-from ...module import Config
-from .base import _Configured, _layer
+from .base import _ActivationConfig, _Configured
 
 
-class Softplus(_Configured):
-    """``log(1 + exp(beta * x)) / beta``."""
-    _fn, _names = staticmethod(act.softplus), ("beta",)
-
-
-class SoftplusConfig(Config):
+class SoftplusConfig(_ActivationConfig["Softplus"]):
     beta: float = 1.0
 
-    def init(self) -> Softplus:
-        return _layer(Softplus, self)
+
+class Softplus(_Configured, config=SoftplusConfig):
+    """``log(1 + exp(beta * x)) / beta``."""
+    _fn = staticmethod(act.softplus)

@@ -2,20 +2,16 @@
 from __future__ import annotations
 
 from ...functional import activation as act
-from ...module import Config
-from .base import _Configured, _layer
+from .base import _ActivationConfig, _Configured
 
 
-class Threshold(_Configured):
-    """``x`` where ``x > threshold``, ``value`` elsewhere."""
-    _fn, _names = staticmethod(act.threshold), ("threshold", "value")
-
-
-class ThresholdConfig(Config):
+class ThresholdConfig(_ActivationConfig["Threshold"]):
     """Both fields are required, as Burn's: ``ThresholdConfig(threshold, value)``."""
 
     threshold: float
     value: float
 
-    def init(self) -> Threshold:
-        return _layer(Threshold, self)
+
+class Threshold(_Configured, config=ThresholdConfig):
+    """``x`` where ``x > threshold``, ``value`` elsewhere."""
+    _fn = staticmethod(act.threshold)

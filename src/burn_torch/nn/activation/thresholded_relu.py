@@ -2,17 +2,13 @@
 from __future__ import annotations
 
 from ...functional import activation as act
-from ...module import Config
-from .base import _Configured, _layer
+from .base import _ActivationConfig, _Configured
 
 
-class ThresholdedRelu(_Configured):
-    """``x`` where ``x > alpha``, 0 elsewhere."""
-    _fn, _names = staticmethod(act.thresholded_relu), ("alpha",)
-
-
-class ThresholdedReluConfig(Config):
+class ThresholdedReluConfig(_ActivationConfig["ThresholdedRelu"]):
     alpha: float = 1.0
 
-    def init(self) -> ThresholdedRelu:
-        return _layer(ThresholdedRelu, self)
+
+class ThresholdedRelu(_Configured, config=ThresholdedReluConfig):
+    """``x`` where ``x > alpha``, 0 elsewhere."""
+    _fn = staticmethod(act.thresholded_relu)

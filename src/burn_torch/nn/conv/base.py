@@ -4,7 +4,7 @@ and the default initializer (Burn's Kaiming-uniform with gain ``1/sqrt(3)``).
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from typing import TYPE_CHECKING, ClassVar, Sequence
 
 from ... import validate
 from ..checks import expect_input
@@ -73,6 +73,17 @@ class _ConvConfig(Config):
     """What the 2-d and 3-d convolution configs share: ``init`` (``channels`` ``[in, out]``,
     Burn's fan-in and fan-out ``channels / groups * prod(kernel)``)."""
 
+    if TYPE_CHECKING:  # what init reads of each subclass: its fields (Burn's order) and layer
+        channels: Sequence[int]
+        kernel_size: Sequence[int]
+        stride: Sequence[int]
+        dilation: Sequence[int]
+        groups: int
+        padding: PaddingConfig2d | PaddingConfig3d
+        bias: bool
+        initializer: Initializer
+        _layer: ClassVar[type[_Convolution]]
+
     def init(self, device: Device):
         """A new layer on ``device``; ValueError when a channel count is not divisible by
         ``groups`` or for ``same`` padding with an even kernel."""
@@ -92,6 +103,18 @@ class _ConvConfig(Config):
 class _ConvTransposeConfig(Config):
     """What the transposed convolution configs share: ``init`` (Burn's fan-in is ``channels_out
     / groups * prod(kernel)``)."""
+
+    if TYPE_CHECKING:  # what init reads of each subclass: its fields (Burn's order) and layer
+        channels: Sequence[int]
+        kernel_size: int | Sequence[int]
+        stride: int | Sequence[int]
+        dilation: int | Sequence[int]
+        groups: int
+        padding: int | Sequence[int]
+        padding_out: int | Sequence[int]
+        bias: bool
+        initializer: Initializer
+        _layer: ClassVar[type[_ConvTranspose]]
 
     def init(self, device: Device):
         """A new layer on ``device``; ValueError when a channel count is not divisible by

@@ -1,7 +1,7 @@
 """Burn's ``Conv3d`` and its config."""
 from __future__ import annotations
 
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from ...device import Device
 from ...functional.module_ops.conv import conv3d, ConvOptions
@@ -36,6 +36,12 @@ class Conv3d(_Convolution):
     w_out]``. Fields as ``Conv2d`` (``weight`` ``[channels_out, channels_in / groups, k_d,
     k_h, k_w]``); padding is symmetric (``same`` with an even kernel raises ValueError, as Burn).
     """
+
+    if TYPE_CHECKING:  # the 3-d field types (see _Convolution)
+        stride: list[int]
+        kernel_size: list[int]
+        dilation: list[int]
+        padding: PaddingConfig3d
 
 
     def forward(self, input: Tensor) -> Tensor:

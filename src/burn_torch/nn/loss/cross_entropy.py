@@ -103,7 +103,7 @@ class CrossEntropyLoss(Module):
         return logits.clamp_min(eps).log()
 
     def _smoothed_targets(self, logits: Tensor, targets: Tensor, classes: int) -> Tensor:
-        alpha = self.smoothing
+        alpha: float = self.smoothing  # type: ignore[assignment]  # called only with smoothing set
         onehot = torch.nn.functional.one_hot(targets.to_torch(), classes).to(logits.to_torch().dtype)
         return Tensor.from_data(onehot * (1.0 - alpha) + alpha / classes, logits.device())
 
@@ -111,15 +111,16 @@ class CrossEntropyLoss(Module):
         if not self.pad_tokens:
             return None
         hits = sum(targets.equal_elem(int(t)).int() for t in self.pad_tokens)
-        return hits.bool()
+        return hits.bool()  # type: ignore[union-attr]  # a sum of Tensors (pad_tokens is not empty)
 
     def _outside_classes(self, targets: Tensor, classes: int) -> Tensor | None:
         """The rows whose target is a pad value that is not a class index (None if no pad value
         is outside ``[0, classes)``)."""
-        foreign = [int(t) for t in self.pad_tokens if not 0 <= int(t) < classes]
+        # called only with pad_tokens set (after _padding_mask)
+        foreign = [int(t) for t in self.pad_tokens if not 0 <= int(t) < classes]  # type: ignore[union-attr]
         if not foreign:
             return None
-        return sum(targets.equal_elem(t).int() for t in foreign).bool()
+        return sum(targets.equal_elem(t).int() for t in foreign).bool()  # type: ignore[union-attr]
 
     @staticmethod
     def _row_weights(weights: Tensor, targets: Tensor, outside: Tensor | None) -> Tensor:

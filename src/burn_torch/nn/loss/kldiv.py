@@ -25,7 +25,8 @@ class KLDivLoss(_Loss):
 
     log_target: bool = False
 
-    def forward(self, predictions: Tensor, targets: Tensor,
+    # Burn's KLDivLoss takes exactly (predictions, targets), where _Loss.forward takes any inputs
+    def forward(self, predictions: Tensor, targets: Tensor,  # type: ignore[override]
                 reduction: Reduction = Reduction.AUTO) -> Tensor:
         loss = self.forward_no_reduction(predictions, targets)
         if reduction in (Reduction.AUTO, Reduction.BATCH_MEAN):

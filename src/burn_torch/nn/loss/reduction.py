@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import enum
-from typing import Sequence
+from typing import TYPE_CHECKING, Callable, Sequence
 
 from ...module import Module
 from ...tensor import Tensor
@@ -56,6 +56,9 @@ def _same_shape(what: str, *tensors: Tensor) -> None:
 
 class _Loss(Module):
     """A loss whose ``forward`` is ``forward_no_reduction`` reduced (``AUTO`` is the mean)."""
+
+    if TYPE_CHECKING:  # each loss defines it with its own inputs
+        forward_no_reduction: Callable[..., Tensor]
 
     def forward(self, *inputs, reduction: Reduction = Reduction.AUTO) -> Tensor:
         if inputs and isinstance(inputs[-1], Reduction):

@@ -52,4 +52,5 @@ class GroupNorm(Module):
                              f"got {dims}")
         if not self.affine:
             return group_norm(input, None, None, self.num_groups, self.epsilon)
-        return group_norm(input, self.gamma.val(), self.beta.val(), self.num_groups, self.epsilon)
+        # affine: gamma and beta are set
+        return group_norm(input, self.gamma.val(), self.beta.val(), self.num_groups, self.epsilon)  # type: ignore[union-attr]

@@ -64,7 +64,9 @@ class NormalizationConfig:
 
     def init(self, device: Device) -> Module:
         """The normalisation layer (``Identity`` for ``identity()``)."""
-        return Identity() if self.config is None else self.config.init(device)
+        # config is one of _FEATURES' configs (checked by _of), each with init(device); Config
+        # itself declares no init (their signatures differ)
+        return Identity() if self.config is None else self.config.init(device)  # type: ignore[return-value]
 
     def with_num_features(self, num_features: int) -> "NormalizationConfig":
         """A copy whose layer normalises ``num_features`` features (identity: unchanged)."""

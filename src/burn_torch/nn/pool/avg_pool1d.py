@@ -21,7 +21,8 @@ class AvgPool1dConfig(_Pool1dConfig):
 
     def init(self) -> "AvgPool1d":
         validate.config_sizes(self, "kernel_size", "stride")
-        return AvgPool1d(self.stride, self.kernel_size, self.padding, self.count_include_pad,
+        # stride is never None here: __post_init__ replaced None with kernel_size
+        return AvgPool1d(self.stride, self.kernel_size, self.padding, self.count_include_pad,  # type: ignore[arg-type]
                          self.ceil_mode)
 
 

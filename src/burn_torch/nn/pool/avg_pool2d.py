@@ -23,7 +23,8 @@ class AvgPool2dConfig(_PoolConfig):
 
     def init(self) -> "AvgPool2d":
         validate.config_sizes(self, "kernel_size", "strides")
-        return AvgPool2d(list(self.strides), list(self.kernel_size), self.padding,
+        # strides is never None here: __post_init__ replaced None with kernel_size
+        return AvgPool2d(list(self.strides), list(self.kernel_size), self.padding,  # type: ignore[arg-type]
                          self.count_include_pad, self.ceil_mode)
 
 

@@ -3,7 +3,7 @@ first, with -inf for max pooling and zeros for average pooling) and input checks
 """
 from __future__ import annotations
 
-from typing import Sequence
+from typing import TYPE_CHECKING, Callable, ClassVar, Sequence
 
 from ... import validate
 from ...module import Config, Module, module_fields
@@ -18,9 +18,9 @@ def pad_2d(input: Tensor, pairs: Sequence[tuple[int, int]], value: float) -> Ten
     x = input
     for dim, (start, end) in zip((-2, -1)[-len(pairs):], pairs):
         pieces = [_block(x, dim, start, value), x, _block(x, dim, end, value)]
-        pieces = [p for p in pieces if p is not None]
-        if len(pieces) > 1:
-            x = Tensor.cat(pieces, dim)
+        present = [p for p in pieces if p is not None]
+        if len(present) > 1:
+            x = Tensor.cat(present, dim)
     return x
 
 
@@ -50,6 +50,8 @@ class _AdaptiveAvgPool(Module):
     (``_pool``)."""
 
     output_size: int | list[int]
+    if TYPE_CHECKING:
+        _pool: ClassVar[Callable[..., Tensor]]  # the functional form, a staticmethod per class
 
     def forward(self, input: Tensor) -> Tensor:
         return self._pool(input, self.output_size)

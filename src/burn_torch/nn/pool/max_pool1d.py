@@ -21,7 +21,8 @@ class MaxPool1dConfig(_Pool1dConfig):
 
     def init(self) -> "MaxPool1d":
         validate.config_sizes(self, "kernel_size", "stride", "dilation")
-        return MaxPool1d(self.stride, self.kernel_size, self.padding, self.dilation,
+        # stride is never None here: __post_init__ replaced None with kernel_size
+        return MaxPool1d(self.stride, self.kernel_size, self.padding, self.dilation,  # type: ignore[arg-type]
                          self.ceil_mode)
 
 

@@ -23,7 +23,8 @@ class MaxPool2dConfig(_PoolConfig):
 
     def init(self) -> "MaxPool2d":
         validate.config_sizes(self, "kernel_size", "strides", "dilation")
-        return MaxPool2d(list(self.strides), list(self.kernel_size), self.padding,
+        # strides is never None here: __post_init__ replaced None with kernel_size
+        return MaxPool2d(list(self.strides), list(self.kernel_size), self.padding,  # type: ignore[arg-type]
                          list(self.dilation), self.ceil_mode)
 
 

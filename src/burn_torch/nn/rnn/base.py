@@ -9,7 +9,7 @@ Both give the same values and gradients.
 """
 from __future__ import annotations
 
-from typing import Sequence
+from typing import TYPE_CHECKING, Protocol, Sequence
 
 from ...autodiff.recorder import apply1, applyn, wrap
 from ..checks import expect_input
@@ -19,6 +19,9 @@ from ... import validate
 from ...tensor import Tensor
 from ..activation.sigmoid import Sigmoid
 from ..activation.tanh import Tanh
+
+if TYPE_CHECKING:
+    from .gate_controller import GateController
 
 
 _ALL = slice(None)
@@ -37,7 +40,7 @@ def is_tanh(activation: Module) -> bool:
     return is_kind(activation, Tanh)
 
 
-def uniform_bias(gates: Sequence[Module]) -> bool:
+def uniform_bias(gates: Sequence[GateController]) -> bool:
     """Whether every transform of ``gates`` has a bias, or none has (what the fused ops take)."""
     biased = gates[0].input_transform.bias is not None
     for g in gates:
@@ -58,7 +61,7 @@ def recurrent_sequence(op, x: Tensor, states: Sequence[Tensor], weights_ih: Sequ
                   (batch_first, reverse))
 
 
-def fused_pass(op, x: Tensor, states: Sequence[Tensor], gates: Sequence[Module],
+def fused_pass(op, x: Tensor, states: Sequence[Tensor], gates: Sequence[GateController],
                batch_first: bool, reverse: bool) -> Tensor:
     """``recurrent_sequence`` with ``gates``' (GateController) weights and biases."""
     ins = [g.input_transform for g in gates]
@@ -67,8 +70,9 @@ def fused_pass(op, x: Tensor, states: Sequence[Tensor], gates: Sequence[Module],
     tensors.extend([lin.weight.val() for lin in ins])
     tensors.extend([lin.weight.val() for lin in hid])
     if ins[0].bias is not None:
-        tensors.extend([lin.bias.val() for lin in ins])
-        tensors.extend([lin.bias.val() for lin in hid])
+        # every transform has a bias when the first has (the fused ops need uniform_bias)
+        tensors.extend([lin.bias.val() for lin in ins])  # type: ignore[union-attr]
+        tensors.extend([lin.bias.val() for lin in hid])  # type: ignore[union-attr]
     return applyn(op, tensors, (batch_first, reverse))
 
 
@@ -162,6 +166,12 @@ class ForwardAndField:
         obj.__dict__["forward"] = value
 
 
+class _Directional(Protocol):
+    """What ``BiLayer`` reads of its direction layers (``Lstm``, ``Gru``, ``Rnn``)."""
+
+    def input_dims(self) -> tuple[int, bool]: ...
+
+
 class BiLayer(Module):
     """Base of the ``Bi`` layers: ``forward`` / ``reverse`` sub-layers, ``d_hidden``,
     ``batch_first`` (Burn's record fields)."""
@@ -174,7 +184,7 @@ class BiLayer(Module):
         self.batch_first = batch_first
 
     @property
-    def forward_layer(self) -> Module:
+    def forward_layer(self) -> _Directional:
         """The forward-direction layer (record field ``forward``)."""
         return self.__dict__["forward"]
 

@@ -7,7 +7,7 @@ transposed). Per time step::
 """
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from ... import validate
 from ...device import Device
@@ -19,6 +19,9 @@ from ..initializer import Initializer
 from .base import (bi_output, BiLayer, check_input, check_state, ForwardAndField, fused_pass, is_tanh, last_step,
                    split_bi_state, step_order, to_batch_first, uniform_bias, zeros_state)
 from .gate_controller import describe, GateController
+
+if TYPE_CHECKING:
+    from ..activation.activation_wrapper import Activation
 
 
 class RnnState(NamedTuple):
@@ -55,7 +58,7 @@ class Rnn(Module):
     batch_first: bool
     reverse: bool
     clip: float | None
-    hidden_activation: Module
+    hidden_activation: Activation
 
     def forward(self, batched_input: Tensor,
                 state: RnnState | None = None) -> tuple[Tensor, RnnState]:
@@ -89,7 +92,8 @@ class Rnn(Module):
             if self.clip is not None:
                 hidden = hidden.clamp(-self.clip, self.clip)
             outputs[t] = hidden
-        return to_batch_first(Tensor.stack(outputs, 1), batch_first), RnnState(hidden)
+        # every step's output is filled in by the loop
+        return to_batch_first(Tensor.stack(outputs, 1), batch_first), RnnState(hidden)  # type: ignore[arg-type]
 
     def input_dims(self) -> tuple[int, bool]:
         """``(d_input, bias)``."""
@@ -137,3 +141,7 @@ class BiRnn(BiLayer):
             Tensor.stack([final_f.hidden, final_r.hidden], 0))
 
     forward = ForwardAndField(_bi_forward)
+
+    if TYPE_CHECKING:  # the direction layers' type (see BiLayer)
+        reverse: Rnn
+        forward_layer: Rnn

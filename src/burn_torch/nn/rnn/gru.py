@@ -15,6 +15,8 @@ step; ``BiGru`` has ``batch_first`` and returns ``(output, final states)``.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ... import validate
 from ...device import Device
 from ...module import Config, Module, module_fields
@@ -26,6 +28,9 @@ from .base import (bi_output, BiLayer, check_input, check_state, ForwardAndField
                    is_tanh, last_step, split_bi_state, step_order, to_batch_first, uniform_bias,
                    zeros_state)
 from .gate_controller import describe, GateController
+
+if TYPE_CHECKING:
+    from ..activation.activation_wrapper import Activation
 
 
 class GruConfig(Config):
@@ -61,8 +66,8 @@ class Gru(Module):
     new_gate: GateController
     d_hidden: int
     reset_after: bool
-    gate_activation: Module
-    hidden_activation: Module
+    gate_activation: Activation
+    hidden_activation: Activation
     clip: float | None
 
     def forward(self, batched_input: Tensor, state: Tensor | None = None) -> Tensor:
@@ -113,7 +118,8 @@ class Gru(Module):
             if self.clip is not None:
                 hidden = hidden.clamp(-self.clip, self.clip)
             outputs[t] = hidden
-        return Tensor.stack(outputs, 1), hidden
+        # every step's output is filled in by the loop
+        return Tensor.stack(outputs, 1), hidden  # type: ignore[arg-type]
 
     def input_dims(self) -> tuple[int, bool]:
         """``(d_input, bias)``."""
@@ -162,3 +168,7 @@ class BiGru(BiLayer):
         return bi_output(out_f, out_r, self.batch_first), Tensor.stack([final_f, final_r], 0)
 
     forward = ForwardAndField(_bi_forward)
+
+    if TYPE_CHECKING:  # the direction layers' type (see BiLayer)
+        reverse: Gru
+        forward_layer: Gru

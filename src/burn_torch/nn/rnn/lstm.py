@@ -13,7 +13,7 @@ the two layouts). Per time step::
 """
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from ... import validate
 from ...device import Device
@@ -26,6 +26,9 @@ from .base import (bi_output, BiLayer, check_input, check_state, ForwardAndField
                    is_tanh, leading, split_bi_state, step_at, step_order, to_batch_first,
                    uniform_bias, zeros_state)
 from .gate_controller import describe, GateController
+
+if TYPE_CHECKING:
+    from ..activation.activation_wrapper import Activation
 
 
 class LstmState(NamedTuple):
@@ -75,9 +78,9 @@ class Lstm(Module):
     reverse: bool
     clip: float | None
     input_forget: bool
-    gate_activation: Module
-    cell_activation: Module
-    hidden_activation: Module
+    gate_activation: Activation
+    cell_activation: Activation
+    hidden_activation: Activation
 
     def forward(self, batched_input: Tensor,
                 state: LstmState | None = None) -> tuple[Tensor, LstmState]:
@@ -149,7 +152,8 @@ class Lstm(Module):
                 cell = cell.clamp(-self.clip, self.clip)
             hidden = self.gate_activation.forward(o) * self.hidden_activation.forward(cell)
             outputs[t] = hidden
-        return Tensor.stack(outputs, 1), LstmState(cell, hidden)
+        # every step's output is filled in by the loop
+        return Tensor.stack(outputs, 1), LstmState(cell, hidden)  # type: ignore[arg-type]
 
     def input_dims(self) -> tuple[int, bool]:
         """``(d_input, bias)``."""
@@ -199,7 +203,9 @@ class BiLstm(BiLayer):
         x = to_batch_first(batched_input, self.batch_first)
         cells = split_bi_state(None if state is None else state.cell, "BiLstm")
         hiddens = split_bi_state(None if state is None else state.hidden, "BiLstm")
-        states = [None if c is None else LstmState(c, h) for c, h in zip(cells, hiddens)]
+        # split_bi_state gives None for both parts or for neither
+        states = [None if c is None else LstmState(c, h)  # type: ignore[arg-type]
+                  for c, h in zip(cells, hiddens)]
         out_f, state_f = self.forward_layer.run(x, states[0], True, False)
         out_r, state_r = self.reverse.run(x, states[1], True, True)
         return bi_output(out_f, out_r, self.batch_first), LstmState(
@@ -207,3 +213,7 @@ class BiLstm(BiLayer):
             Tensor.stack([state_f.hidden, state_r.hidden], 0))
 
     forward = ForwardAndField(_bi_forward)
+
+    if TYPE_CHECKING:  # the direction layers' type (see BiLayer)
+        reverse: Lstm
+        forward_layer: Lstm

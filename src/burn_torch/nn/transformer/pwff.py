@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 from ... import validate
 from ...device import Device
@@ -11,6 +12,9 @@ from ..activation.activation_wrapper import ActivationConfig
 from ..dropout import Dropout, DropoutConfig
 from ..initializer import Initializer
 from ..linear import Linear, LinearConfig
+
+if TYPE_CHECKING:
+    from ..activation.activation_wrapper import Activation
 
 
 _DEFAULT_INIT = Initializer.kaiming_uniform(1.0 / math.sqrt(3.0), False)
@@ -42,7 +46,7 @@ class PositionWiseFeedForward(Module):
     linear_inner: Linear
     linear_outer: Linear
     dropout: Dropout
-    activation: Module
+    activation: Activation
 
     def forward(self, input: Tensor) -> Tensor:
         x = self.activation.forward(self.linear_inner.forward(input))
