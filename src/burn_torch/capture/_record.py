@@ -46,7 +46,7 @@ class Slot:
 
 
 def slot_uses(t, into: list) -> None:
-    """Appends the index of every :class:`Slot` in template ``t`` (nested tuples and lists) to
+    """Appends the index of every ``Slot`` in template ``t`` (nested tuples and lists) to
     ``into``, in order."""
     cls = t.__class__
     if cls is Slot:
