@@ -317,6 +317,28 @@ def test_metric_logs_are_appended_per_iteration_and_a_resumed_epoch_rewrites_its
     assert sum("training ended" in line for line in log) == 2     # both runs' lines kept
 
 
+def test_metric_log_lines_are_written_in_batches_in_iteration_order(tmp_path):
+    from burn_torch.train.logger import FileMetricLogger
+    logger = FileMetricLogger(tmp_path)
+    logger.FLUSH_LINES = 3
+    state = NumericMetricState()
+    log = tmp_path / "train" / "epoch-1" / "Loss.log"
+    for value in (0.5, 0.25, 0.125, 1.0):
+        logger.log("train", 1, state.update("Loss", value, 1))
+    assert read_metric_log(log) == [(0.5, 1), (0.25, 1), (0.125, 1)]   # a full batch is on disk
+    logger.end_epoch("train")
+    assert read_metric_log(log) == [(0.5, 1), (0.25, 1), (0.125, 1), (1.0, 1)]
+
+
+def test_an_interrupted_epochs_waiting_log_lines_are_dropped(tmp_path):
+    from burn_torch.train.logger import FileMetricLogger
+    logger = FileMetricLogger(tmp_path)
+    logger.log("train", 1, NumericMetricState().update("Loss", 0.5, 1))
+    logger.discard_epoch("train", 1)
+    logger.close()
+    assert not (tmp_path / "train" / "epoch-1").exists()
+
+
 def test_the_title_shows_the_artifact_directory_as_given(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     out = io.StringIO()

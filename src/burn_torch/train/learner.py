@@ -15,7 +15,7 @@ Each epoch: the training loader's batches in the order of its seed and the epoch
 ``k`` batches with ``grads_accumulation(k)``; a partial group at the epoch's end is dropped, as
 Burn does); then validation with ``model.valid().inference_step(batch)``; a checkpoint
 (encoded now, written to disk by a writer thread while training goes on); the early-stopping
-check. Metric entries are appended to their logs as they come. The random generators
+check. Metric entries go to their logs by the epoch (see ``.logger``). The random generators
 (``Device.seed`` and torch's) are seeded at each epoch's start from the training seed and the
 epoch, so a run resumed with ``.checkpoint(n)`` (a stopped or killed run) trains epochs
 ``n+1..`` exactly as the uninterrupted run: same batches, same dropout masks, same weights, to
@@ -334,7 +334,7 @@ class SupervisedTraining:
             if entry is None:
                 continue
             entries.append(entry)
-            loggers.log(split, metadata.epoch, entry.name, entry.serialized)
+            loggers.log(split, metadata.epoch, entry)
             if isinstance(metric, LossMetric):
                 loss = metric.value()
         renderer.update(TrainingProgress(split, metadata.epoch, metadata.epoch_total, metadata.iteration,

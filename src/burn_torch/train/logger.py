@@ -3,12 +3,14 @@
 * ``experiment.log``: what happened (start, resume, checkpoints, early stop, end), one line
   each, appended;
 * ``train/epoch-N/<key>.log`` and ``valid/epoch-N/<key>.log``: one line per iteration,
-  ``<value>,<count>``, appended as the iterations run. ``<key>`` is the metric's name with
+  ``<value>,<count>``, in iteration order; lines are kept in memory and written when the split's
+  epoch ends, or every ``FLUSH_LINES`` lines of a long epoch (as Burn's logger writes through a
+  buffer). ``<key>`` is the metric's name with
   spaces as ``_`` (Burn's file name, [`metric_key`][burn_torch.train.logger.metric_key]); a metric
   is looked up by its name, turned into its key, never by turning a file name back into a name
   (``val_score`` and ``val score`` share a file, as in Burn).
 
-As Burn's file logger does, an epoch's log is truncated when its first line is written, so a
+As Burn's file logger does, an epoch's log is truncated when its first lines are written, so a
 resumed run rewrites the epochs it trains again; the epoch an ``Interrupter``
 stops is removed. These files are not fsynced: a crash loses at most the lines of the epoch
 being trained, which a resume trains again.
@@ -21,6 +23,8 @@ import shutil
 import time
 from pathlib import Path
 from typing import TextIO
+
+from .metric import MetricEntry
 
 SPLITS = ("train", "valid")
 
@@ -52,20 +56,38 @@ class ExperimentLog:
 
 
 class FileMetricLogger:
-    """Appends each metric entry to its epoch's log as it comes;
-    [`end_epoch`][burn_torch.train.logger.FileMetricLogger.end_epoch] closes the split's files
-    (their content is then complete on disk for the strategies to read)."""
+    """Collects each split's metric entries as they come and writes them to their epoch's logs
+    in one write per file: at [`end_epoch`][burn_torch.train.logger.FileMetricLogger.end_epoch]
+    (the split's logs are then complete on disk for the strategies to read), or when a file has
+    ``FLUSH_LINES`` lines waiting. An entry's ``serialized`` text is read when it is written, so
+    a numeric entry formats its value in that batch, not in the training iteration."""
+
+    FLUSH_LINES = 1024
 
     def __init__(self, directory: Path) -> None:
         self.directory = directory
         self._files: dict[tuple[str, str], TextIO] = {}
+        self._pending: dict[tuple[str, str], tuple[int, list[MetricEntry]]] = {}
         self._folders: set[tuple[str, int]] = set()   # epoch folders made by this logger
 
-    def log(self, split: str, epoch: int, name: str, serialized: str) -> None:
-        f = self._files.get((split, name))
+    def log(self, split: str, epoch: int, entry: MetricEntry) -> None:
+        """Queues ``entry`` for its metric's log of ``split``'s epoch ``epoch``."""
+        key = (split, entry.name)
+        pending = self._pending.get(key)
+        if pending is None:
+            pending = self._pending[key] = (epoch, [])
+        lines = pending[1]
+        lines.append(entry)
+        if len(lines) >= self.FLUSH_LINES:
+            self._write(key)
+
+    def _write(self, key: tuple[str, str]) -> None:
+        epoch, entries = self._pending.pop(key)
+        f = self._files.get(key)
         if f is None:
-            f = self._open(split, epoch, name)
-        f.write(serialized + "\n")
+            f = self._open(key[0], epoch, key[1])
+        f.write("".join([entry.serialized + "\n" for entry in entries]))
+        f.flush()   # on disk (not fsynced) for whoever reads the log while training goes on
 
     def _open(self, split: str, epoch: int, name: str) -> TextIO:
         folder = epoch_folder(self.directory, split, epoch)
@@ -76,12 +98,18 @@ class FileMetricLogger:
         return f
 
     def end_epoch(self, split: str) -> None:
-        """Closes ``split``'s logs (the next entry opens the next epoch's)."""
+        """Writes ``split``'s waiting lines and closes its logs (the next entry opens the next
+        epoch's)."""
+        for key in [k for k in self._pending if k[0] == split]:
+            self._write(key)
         for key in [k for k in self._files if k[0] == split]:
             self._files.pop(key).close()
 
     def discard_epoch(self, split: str, epoch: int) -> None:
-        """Closes ``split``'s logs and removes epoch ``epoch``'s folder (an interrupted epoch)."""
+        """Drops ``split``'s waiting lines, closes its logs and removes epoch ``epoch``'s folder
+        (an interrupted epoch)."""
+        for key in [k for k in self._pending if k[0] == split]:
+            del self._pending[key]
         self.end_epoch(split)
         shutil.rmtree(epoch_folder(self.directory, split, epoch), ignore_errors=True)
         self._folders.discard((split, epoch))

@@ -36,14 +36,18 @@ class MetricEntry:
     displays show (``formatted``) and the line its log gets (``serialized``, ``"<value>,<count>"``
     for numeric metrics). Entries compare equal when all three are equal."""
 
-    __slots__ = ("name", "serialized", "_formatted")
+    __slots__ = ("name", "_formatted", "_serialized")
 
     def __init__(self, name: str, formatted: str, serialized: str) -> None:
-        self.name, self._formatted, self.serialized = name, formatted, serialized
+        self.name, self._formatted, self._serialized = name, formatted, serialized
 
     @property
     def formatted(self) -> str:
         return self._formatted
+
+    @property
+    def serialized(self) -> str:
+        return self._serialized
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, MetricEntry) and (self.name, self.formatted, self.serialized) == \
@@ -56,21 +60,29 @@ class MetricEntry:
 
 
 class _NumericEntry(MetricEntry):
-    """A numeric metric's entry, its display text formatted only when a display reads it
-    (most iterations are never drawn)."""
+    """A numeric metric's entry: its numbers, turned into text only when read (the log writes
+    an epoch's lines in one go; displays read a few entries), so a training iteration formats
+    nothing."""
 
-    __slots__ = ("_numbers",)
+    __slots__ = ("_value", "_count", "_running", "_unit", "_precision")
 
-    def __init__(self, name: str, serialized: str, numbers: tuple) -> None:
-        self.name, self._formatted, self.serialized, self._numbers = name, None, serialized, numbers
+    def __init__(self, name: str, value: float, count: int, running: float, unit: str, precision: int) -> None:
+        self.name, self._formatted, self._serialized = name, None, None
+        self._value, self._count, self._running, self._unit, self._precision = value, count, running, unit, precision
 
     @property
     def formatted(self) -> str:
         if self._formatted is None:
-            running, value, unit, precision = self._numbers
-            u = f" {unit}" if unit else ""
-            self._formatted = f"epoch {running:.{precision}f}{u} - batch {value:.{precision}f}{u}"
+            precision = self._precision
+            u = f" {self._unit}" if self._unit else ""
+            self._formatted = f"epoch {self._running:.{precision}f}{u} - batch {self._value:.{precision}f}{u}"
         return self._formatted
+
+    @property
+    def serialized(self) -> str:
+        if self._serialized is None:
+            self._serialized = f"{self._value!r},{self._count}"
+        return self._serialized
 
 
 class Metric:
@@ -127,7 +139,8 @@ class NumericMetricState:
         self.total += value * count
         self.count += count
         self.current = value
-        return _NumericEntry(name, f"{value!r},{count}", (self.running(), value, unit, precision))
+        return _NumericEntry(name, value, count, self.total / self.count if self.count else math.nan,
+                             unit, precision)
 
 
 class _NumericMetric(Numeric, Metric):
