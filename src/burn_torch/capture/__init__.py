@@ -66,7 +66,7 @@ from ..autodiff import hooks as _hooks
 from ..errors import AutodiffError
 from ._cuda import try_graph
 from ._guard import compile_guard, environment
-from ._inputs import NotReplayable, flatten
+from ._inputs import OPTIMIZERS, NotReplayable, flatten, optimizer_states
 from ._plan import Plan, Unreplayable
 from ._record import Recording, signature
 
@@ -129,23 +129,26 @@ class CapturedStep:
                 return self._replay(last[2], last[1], args, kwargs, hit[0], hit[1])
         tensors: list = []
         nodes: list = []
+        ids: dict = {}
         try:
-            key = (flatten((args, kwargs), tensors, nodes, {}), environment())
-        except NotReplayable:
+            key = (flatten((args, kwargs), tensors, nodes, ids),
+                   optimizer_states(ids, tensors, nodes), environment())
+        except NotReplayable as e:
+            self.eager_reason = str(e)
             return self.fn(*args, **kwargs)
         plan = self._plans.get(key)
         if plan is None:
-            return self._record(key, args, kwargs, tensors, nodes)
+            return self._record(key, args, kwargs, tensors, nodes, ids.get(OPTIMIZERS, ()))
         if plan.__class__ is str:            # recorded, but not replayable: eager
             return self.fn(*args, **kwargs)
         guard = self._guards.get(key)
         self._last = None if guard is None else (guard, plan, key)
-        return self._replay(key, plan, args, kwargs, tensors, nodes)
+        return self._replay(key, plan, args, kwargs, tensors, nodes, ids.get(OPTIMIZERS, ()))
 
-    def _replay(self, key, plan, args, kwargs, tensors, nodes):
+    def _replay(self, key, plan, args, kwargs, tensors, nodes, optimizers=()):
         self._replays += 1
         if self.check_every is not None and self._replays % self.check_every == 0:
-            return self._check(key, plan, args, kwargs, tensors, nodes)
+            return self._check(key, plan, args, kwargs, tensors, nodes, optimizers)
         try:
             result = plan.run(tensors, nodes, args, kwargs)
         except Exception:   # a guard saw another value, or a kernel failed: eager decides
@@ -153,9 +156,11 @@ class CapturedStep:
         self.replayed += 1
         return result
 
-    def _recording(self, args, kwargs, key, tensors, nodes):
-        """Runs ``fn`` eagerly under a recording of the call with ``key``; returns (result, Plan
-        or reason string)."""
+    def _recording(self, args, kwargs, key, tensors, nodes, optimizers):
+        """Runs ``fn`` eagerly under a recording of the call with ``key`` (the key of its
+        arguments) whose arguments hold ``optimizers``; returns (result, Plan or reason
+        string)."""
+        before = [(o, dict(o._states), dict(o._flat)) for o in optimizers]
         rec = Recording(tensors)
         leaves: list = []
         me = threading.get_ident()
@@ -178,7 +183,7 @@ class CapturedStep:
             return result, ("backward reached a leaf that is not an argument of the captured "
                             "function; pass the model or its parameters as arguments")
         try:
-            plan = Plan(rec, nodes, result, args, kwargs)
+            plan = Plan(rec, nodes, result, args, kwargs, before)
         except Unreplayable as e:
             return result, str(e)
         plan.signature = signature(rec.entries)
@@ -198,15 +203,15 @@ class CapturedStep:
             self._guards[key] = guard
             self._last = (guard, plan, key)
 
-    def _record(self, key, args, kwargs, tensors, nodes):
-        guard = compile_guard(args, kwargs, key[1])   # before fn runs (it may mutate them)
-        result, plan = self._recording(args, kwargs, key[0], tensors, nodes)
+    def _record(self, key, args, kwargs, tensors, nodes, optimizers):
+        guard = compile_guard(args, kwargs, key[2])   # before fn runs (it may mutate them)
+        result, plan = self._recording(args, kwargs, key[0], tensors, nodes, optimizers)
         self._store(key, plan, guard)
         return result
 
-    def _check(self, key, plan, args, kwargs, tensors, nodes):
-        guard = compile_guard(args, kwargs, key[1])   # before fn runs (it may mutate them)
-        result, fresh = self._recording(args, kwargs, key[0], tensors, nodes)
+    def _check(self, key, plan, args, kwargs, tensors, nodes, optimizers):
+        guard = compile_guard(args, kwargs, key[2])   # before fn runs (it may mutate them)
+        result, fresh = self._recording(args, kwargs, key[0], tensors, nodes, optimizers)
         if fresh.__class__ is str or fresh.signature != plan.signature:
             if self.on_divergence == "raise":
                 raise CaptureDivergenceError(
@@ -219,14 +224,15 @@ class CapturedStep:
 
 def _changed(args, kwargs, key, tensors: list, nodes: list) -> bool:
     """Whether the arguments of a call recorded with ``key`` (and its inputs ``tensors`` and
-    ``nodes``) no longer have that key or those inputs after ``fn`` ran."""
+    ``nodes``, the arguments' first, then its optimizers' states) no longer have that key or
+    those inputs after ``fn`` ran (an optimizer's state may change: the plan rebinds it)."""
     after_tensors: list = []
     after_nodes: list = []
     try:
         after = flatten((args, kwargs), after_tensors, after_nodes, {})
     except NotReplayable:
         return True
-    return (after != key or len(after_tensors) != len(tensors)
+    return (after != key or len(after_tensors) > len(tensors)
             or any(a is not b for a, b in zip(after_tensors, tensors))
             or any(a is not b for a, b in zip(after_nodes, nodes)))
 
