@@ -9,6 +9,7 @@ from burn_torch.module import Module
 from burn_torch.optim import (AdaGradConfig, AdamConfig, AdamWConfig, GradientsParams,
                               RmsPropConfig, SgdConfig)
 from burn_torch.optim.base import WeightDecayConfig
+from burn_torch.optim.clipping import GradientClippingConfig
 from burn_torch.optim.sgd import MomentumConfig
 
 AD = Device.cpu().autodiff()
@@ -82,6 +83,7 @@ def _twins():
 OPTIMIZERS = {
     "adam": AdamConfig(),
     "adam amsgrad weight decay": AdamConfig(amsgrad=True, weight_decay=WeightDecayConfig(0.01)),
+    "adam clipped by norm": AdamConfig(grad_clipping=GradientClippingConfig.norm(0.1)),
     "adamw": AdamWConfig(),
     "adamw cautious": AdamWConfig(weight_decay=0.1, cautious_weight_decay=True),
     "sgd": SgdConfig(),

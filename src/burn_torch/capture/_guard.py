@@ -32,7 +32,7 @@ from ..ops import tuning as _tuning
 from ..tensor import Tensor
 from ..optim.base import ModuleOptimizer
 from ..optim.flat import FlatStates
-from ._inputs import _VALUES, value_object, walk
+from ._inputs import _VALUES, settings, value_object, walk
 
 _deterministic = torch.are_deterministic_algorithms_enabled
 
@@ -132,15 +132,16 @@ class _Builder:
             raise _NoGuard("an optimizer passed twice")
         clipping = opt.grad_clipping
         for part in (opt.optim, clipping):
-            if part is not None and any(isinstance(v, _TorchTensor) for v in vars(part).values()):
+            if part is not None and any(isinstance(v, _TorchTensor)
+                                        for v in settings(part).values()):
                 raise _NoGuard("an optimizer holding tensors in its settings")
         self.check(f"{name}.__class__", ModuleOptimizer)
         self.check(f"{name}._counts_held", True)
         self.check(f"{name}.optim.__class__", type(opt.optim))
-        self.check(f"{name}.optim.__dict__", dict(vars(opt.optim)))
+        self.check(f"_settings({name}.optim)", settings(opt.optim))
         self.check(f"{name}.grad_clipping.__class__", type(clipping))
         if clipping is not None:
-            self.check(f"{name}.grad_clipping.__dict__", dict(vars(clipping)))
+            self.check(f"_settings({name}.grad_clipping)", settings(clipping))
         self.optimizers.append((name, opt))
 
     def states(self) -> None:
@@ -264,7 +265,7 @@ def compile_guard(args: tuple, kwargs: dict, recorded: tuple) -> Callable | None
             + f"    t = {inputs}\n"
             + "".join(f"    {ln}\n" for ln in distinct)
             + f"    return t, {nodes}\n")
-    ns = {"_environment": environment, "_data": attrgetter("_data"), "_node": attrgetter("_node"),
+    ns = {"_environment": environment, "_settings": settings, "_data": attrgetter("_data"), "_node": attrgetter("_node"),
           "_cls_ctx": attrgetter("__class__", "_ctx"), "_op_req": attrgetter("op", "requirement"),
           "_meta": attrgetter("shape", "dtype", "device"),
           "_stride": _TorchTensor.stride, **b.consts}  # unbound: no bound method per call

@@ -129,9 +129,19 @@ def _optimizer(opt: ModuleOptimizer, tensors: list, nodes: list, ids: dict) -> t
     met.append(opt)
     clipping = opt.grad_clipping
     return (ModuleOptimizer, len(met) - 1, type(opt.optim),
-            flatten(dict(vars(opt.optim)), tensors, nodes, ids),
-            None if clipping is None else (type(clipping), flatten(dict(vars(clipping)),
+            flatten(settings(opt.optim), tensors, nodes, ids),
+            None if clipping is None else (type(clipping), flatten(settings(clipping),
                                                                    tensors, nodes, ids)))
+
+
+def settings(part) -> dict:
+    """The settings of an optimizer's rule or clipping: its attributes (``__dict__`` or
+    ``__slots__``), by name."""
+    attributes = getattr(part, "__dict__", None)
+    if attributes is not None:
+        return dict(attributes)
+    return {name: getattr(part, name) for k in type(part).__mro__
+            for name in getattr(k, "__slots__", ()) if hasattr(part, name)}
 
 
 def optimizer_states(ids: dict, tensors: list, nodes: list) -> tuple | None:
