@@ -42,7 +42,24 @@ What replay cannot see (as with CUDA graphs):
   of the key, so ``grads_of(model, x, y)`` replays for every model an optimizer returns (same
   structure, new weights), and records again for a model of another shape or in another
   training state. A module holding another kind of object, and arguments such as a
-  ``Gradients`` container or an optimizer, run eagerly.
+  ``Gradients`` container, run eagerly.
+- **Optimizers** (a ``ModuleOptimizer`` of Adam, AdamW, Sgd or RmsProp) are arguments too, so
+  a whole training iteration replays, ``model = optimizer.step(lr, model, grads)`` included:
+  the rule's class and settings, the gradient clipping, the ParamIds of the arguments' Params
+  and the structure of the optimizer's state (which ParamIds have a state, which are kept as
+  flat batches) are part of the key, the state's tensors inputs; a replay returns the new
+  module (new Params under the call's ParamIds, fresh gradient-retaining leaves) and gives the
+  optimizer its new state, as eager's step does. From its first captured call on, the
+  optimizer holds its step counts as 0-d tensors
+  ([`hold_counts`][burn_torch.optim.base.ModuleOptimizer.hold_counts]; records keep ints), and
+  what Adam and AdamW derive from a count is read from a table of eager's own floats
+  (``burn_torch.optim.counts``): one plan serves every step count, bit-equal to eager. The
+  first iterations record (the state is created by the first and kept flat from the second:
+  up to three plans), the later ones replay. The learning rate is a Python number, part of
+  the key: each new value records a plan (a schedule that changes it every step records every
+  step: slower than eager, never wrong). Other rules (AdaGrad, Adan, Muon, LBFGS...) and Adam
+  betas within about 4e-5 of 1 run eagerly, with the reason in ``eager_reason``. Step counts
+  stay on the host, so a plan stepping Adam or AdamW on CUDA replays without a CUDA graph.
 - **Changes to the arguments** other than through kernels: a forward that updates its
   module's state (``BatchNorm``'s running statistics in training, an attention cache), a list
   ``fn`` appends to. Replay runs the kernels, not the Python assignments, so such a function is
@@ -91,8 +108,9 @@ class _LeafWatch(_hooks.BackwardHook):
 
 class CapturedStep:
     """The callable [`capture`][burn_torch.capture.capture] returns. ``plans``: how many plans it
-    holds; ``eager_reason``: why the last recorded key is not replayed (None when it is);
-    ``replayed``: how many calls a plan answered."""
+    holds; ``eager_reason``: why the last recorded key is not replayed (None when it is), or
+    why the last call with arguments a plan cannot stand for (an optimizer whose rule has no
+    capturable step...) ran eagerly; ``replayed``: how many calls a plan answered."""
 
     def __init__(self, fn: Callable, check_every: int | None, on_divergence: str,
                  cuda_graphs: bool, max_plans: int) -> None:

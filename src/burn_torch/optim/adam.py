@@ -103,9 +103,9 @@ class Adam(MultiTensorOptimizer):
             v = torch._foreach_maximum([s["max_moment_2"] for s in states], m2)
             for state, v_max in zip(new_states, v):
                 state["max_moment_2"] = v_max
-        delta = torch._foreach_mul(m1, counts.scalars([n[0] for n in numbers]))
+        delta = torch._foreach_mul(m1, [n[0] for n in numbers])
         denominator = torch._foreach_sqrt(v)
-        torch._foreach_add_(denominator, counts.scalars([n[1] for n in numbers]))
+        torch._foreach_add_(denominator, [n[1] for n in numbers])
         torch._foreach_div_(delta, denominator)
         return torch._foreach_add(params, delta, alpha=-lr), new_states
 
@@ -164,8 +164,8 @@ class AdamW(MultiTensorOptimizer):
         times, numbers = counts.step(adamw_numbers, (self.beta_1, self.beta_2),
                                      [s["time"] for s in states])
         states = _states(m1, m2, times)
-        delta = torch._foreach_div(m1, counts.scalars([n[0] for n in numbers]))
-        v_hat = torch._foreach_div(m2, counts.scalars([n[1] for n in numbers]))
+        delta = torch._foreach_div(m1, [n[0] for n in numbers])
+        v_hat = torch._foreach_div(m2, [n[1] for n in numbers])
         torch._foreach_sqrt_(v_hat)
         torch._foreach_add_(v_hat, self.epsilon)
         torch._foreach_div_(delta, v_hat)

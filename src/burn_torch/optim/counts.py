@@ -63,7 +63,8 @@ def step(fn: Callable, args: tuple, old: list) -> tuple[list, list[tuple]]:
     An int count gives an int and Python floats, as eager computes them; a count held as a
     tensor gives, once per distinct tensor (states stepped together keep sharing their count),
     a new 0-d int64 tensor and float64 0-d tensors read from ``table(fn, args)``: the same
-    floats."""
+    floats. A ``torch._foreach_*`` kernel takes a list of them as it takes a list of floats
+    (its per-tensor path, on any device: the 0-d tensors are CPU scalars)."""
     counts: list = []
     values: list[tuple] = []
     done: dict = {}
@@ -80,15 +81,6 @@ def step(fn: Callable, args: tuple, old: list) -> tuple[list, list[tuple]]:
         counts.append(hit[0])
         values.append(hit[1])
     return counts, values
-
-
-def scalars(values: list):
-    """A ``torch._foreach_*`` scalar argument for per-tensor numbers ``values``: the one tensor
-    they all are, else the list (Python floats or 0-d tensors)."""
-    first = values[0]
-    if first.__class__ is not float and all(v is first for v in values):
-        return first
-    return values
 
 
 def held(state: dict, counters: tuple, made: dict) -> dict:
