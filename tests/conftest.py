@@ -21,6 +21,18 @@ def no_gc():
             gc.enable()
 
 
+@pytest.fixture
+def torch_default_kernels():
+    """Switches ``burn_torch.autotune`` off for the test (every op runs torch's default kernel, no
+    kernel timing) and back to what it was after. Use it in a module with
+    ``pytestmark = pytest.mark.usefixtures("torch_default_kernels")``."""
+    from burn_torch import autotune
+    before = autotune.enabled()
+    autotune.set_enabled(False)
+    yield
+    autotune.set_enabled(before)
+
+
 def pytest_configure(config):
     config.addinivalue_line("markers", "cuda: needs a CUDA device (scripts/gpu-check runs these)")
     config.addinivalue_line("markers", "serial: not run beside other tests (./scripts/test runs "

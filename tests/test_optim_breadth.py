@@ -223,6 +223,12 @@ def test_lbfgs_has_burns_defaults_and_refuses_a_bad_closure():
         c.init().step(1.0, Mlp(weights), lambda m: 1.0)
 
 
+
+def test_lbfgs_built_from_a_config_without_max_eval_raises_naming_init():
+    from burn_torch.optim.lbfgs import LBFGS
+    with pytest.raises(ValueError, match=r"LBFGSConfig\(\.\.\.\)\.init\(\)"):
+        LBFGS(LBFGSConfig())
+
 # =============================================================================== schedulers ======
 def _rates(scheduler, n):
     return [scheduler.step() for _ in range(n)]

@@ -12,7 +12,6 @@ import tempfile
 
 import pytest
 
-from burn_torch import autotune
 from burn_torch_check.port import summarize, translate_source
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "benchmarks"))
@@ -22,12 +21,7 @@ CASES = port_corpus.cases()
 SOURCE_LINE = re.compile(r"^# Source: https://github\.com/[\w.-]+/[\w.-]+ — \S+ at commit [0-9a-f]{40} \(.+\)\.$")
 
 
-@pytest.fixture(autouse=True)
-def _torch_default_kernels():
-    before = autotune.enabled()
-    autotune.set_enabled(False)
-    yield
-    autotune.set_enabled(before)
+pytestmark = pytest.mark.usefixtures("torch_default_kernels")  # the probes are tiny and run once
 
 
 def test_each_program_names_its_repository_path_and_commit():

@@ -15,7 +15,6 @@ import re
 import pytest
 import torch
 
-from burn_torch import autotune
 from burn_torch.compat import verify_port
 from burn_torch.compat.ported import verify_translation
 from burn_torch.interop import load_torch_state_dict, to_torch_layout
@@ -27,13 +26,7 @@ MUTATED = [r for r in ROWS if r.mutant is not None]
 LOOP_MARK = "# <loop>"
 
 
-@pytest.fixture(autouse=True)
-def _torch_default_kernels():
-    """Convolutions without kernel timing: the probes are tiny and run once."""
-    before = autotune.enabled()
-    autotune.set_enabled(False)
-    yield
-    autotune.set_enabled(before)
+pytestmark = pytest.mark.usefixtures("torch_default_kernels")  # the probes are tiny and run once
 
 
 def _mutant(row):

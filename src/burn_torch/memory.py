@@ -16,7 +16,7 @@ leaves.
 from __future__ import annotations
 
 import contextlib
-from typing import Iterator
+from typing import Callable, Iterator
 
 import torch
 
@@ -191,23 +191,31 @@ def track() -> Iterator[MemoryTrace]:
 
 
 _tracking = threading.local()  # ``trace``: the innermost track() block of this thread
-_blocks = {"open": 0, "unregister": None}  # track() blocks open in all threads; the hook's
-_blocks_lock = threading.Lock()            # registration, held only while one is open
+
+
+class _Blocks:
+    """The track() blocks open in all threads, and the hook's registration, held only while one
+    is open (guarded by ``_blocks_lock``)."""
+    open = 0
+    unregister: Callable[[], None] | None = None
+
+
+_blocks_lock = threading.Lock()
 
 
 def _open_block() -> None:
     with _blocks_lock:
-        _blocks["open"] += 1
-        if _blocks["unregister"] is None:
-            _blocks["unregister"] = hooks.register(_observer_for)
+        _Blocks.open += 1
+        if _Blocks.unregister is None:
+            _Blocks.unregister = hooks.register(_observer_for)
 
 
 def _close_block() -> None:
     with _blocks_lock:
-        _blocks["open"] -= 1
-        if _blocks["open"] == 0:
-            _blocks["unregister"]()
-            _blocks["unregister"] = None
+        _Blocks.open -= 1
+        if _Blocks.open == 0 and _Blocks.unregister is not None:
+            _Blocks.unregister()
+            _Blocks.unregister = None
 
 
 def _observer_for(root, seed):

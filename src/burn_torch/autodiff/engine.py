@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import operator
 import threading
+from typing import Any
 
 import torch
 
@@ -141,7 +142,7 @@ def run_backward(root: Node, seed: torch.Tensor) -> dict[int, torch.Tensor]:
     stepping = leafing = None  # the hooks that see every step / every leaf's gradient
     if hooks:
         nodes = claim(root, lambda ns: [h.check(ns) for h in hooks])
-        grads = {root: seed}
+        grads: dict[Any, Any] = {root: seed}  # a node's gradient: a Tensor or its _Regions
         for h in hooks:
             nodes = h.begin(nodes, grads)
         stepping = [h for h in hooks if type(h).step is not _hooks.BackwardHook.step]
@@ -240,7 +241,7 @@ def run_backward(root: Node, seed: torch.Tensor) -> dict[int, torch.Tensor]:
                     if p not in grads:
                         grads[p] = pg
                     elif p in owned:
-                        get(p).add_(pg)
+                        grads[p].add_(pg)
                     else:
                         cur = get(p)
                         if cur.__class__ is _Regions:  # fresh: summed in place

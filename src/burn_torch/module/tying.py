@@ -28,7 +28,7 @@ class TiedParamError(ValueError):
         self.paths = paths
 
 
-def tied_param_error(what: str, module: Module, pid: ParamId) -> TiedParamError:
+def tied_param_error(what: str, module: Module, pid: ParamId | None) -> TiedParamError:
     """The error for parameter ``pid`` of ``module``, which ``what`` met at two paths."""
     paths = [name for name, p in module.named_params() if p.id == pid]
     return TiedParamError(

@@ -116,7 +116,7 @@ class OpDef:
         if vjp is not None:
             if len(vjp) != len(self.inputs):
                 raise ValueError(f"op {name!r}: {len(vjp)} vjp rules for inputs {self.inputs}")
-            self.rules = tuple(no_gradient if r is None else r.fn for r in vjp)
+            self.rules: tuple | None = tuple(no_gradient if r is None else r.fn for r in vjp)
             self.needs = tuple(() if r is None else r.needs for r in vjp)
         else:
             self.rules = None

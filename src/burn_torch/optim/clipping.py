@@ -63,10 +63,12 @@ class GradientClipping:
         values); returns new tensors."""
         t = self.threshold
         if self.kind == "value":
-            return torch._foreach_clamp_max_(torch._foreach_clamp_min(grads, -t), t)
+            clamped = list(torch._foreach_clamp_min(grads, -t))
+            torch._foreach_clamp_max_(clamped, t)
+            return clamped
         norms = torch.stack([s.sum() for s in torch._foreach_mul(grads, grads)]).sqrt_()
         coefs = (t / (norms + torch.finfo(norms.dtype).tiny)).clamp_max_(1.0)
-        return torch._foreach_mul(grads, coefs.unbind())
+        return list(torch._foreach_mul(grads, coefs.unbind()))
 
     def __repr__(self) -> str:
         return f"GradientClipping.{self.kind}({self.threshold})"

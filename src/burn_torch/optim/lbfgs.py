@@ -181,7 +181,11 @@ class LBFGS:
     """Burn's L-BFGS optimizer (see the module docstring); built by ``LBFGSConfig.init()``."""
 
     def __init__(self, config: LBFGSConfig) -> None:
+        if config.max_eval is None:
+            raise ValueError("LBFGS takes a config whose max_eval is set: build it with "
+                             "LBFGSConfig(...).init()")
         self.config = config
+        self.max_eval: int = config.max_eval
         self.history_s: list[torch.Tensor] = []
         self.history_y: list[torch.Tensor] = []
         self.d: torch.Tensor | None = None
@@ -197,11 +201,12 @@ class LBFGS:
         if not pairs:
             return q
         rhos = [1.0 / y.dot(s) for s, y in pairs]
-        alphas = [None] * len(pairs)
-        for i in range(len(pairs) - 1, -1, -1):
-            s, y = pairs[i]
-            alphas[i] = rhos[i] * s.dot(q)
-            q = q - y * alphas[i]
+        alphas: list[torch.Tensor] = []  # newest pair first, then put in the pairs' order
+        for (s, y), rho in zip(reversed(pairs), reversed(rhos)):
+            alpha = rho * s.dot(q)
+            q = q - y * alpha
+            alphas.append(alpha)
+        alphas.reverse()
         s, y = pairs[-1]
         r = q * (y.dot(s) / y.dot(y))
         for (s, y), rho, alpha in zip(pairs, rhos, alphas):
@@ -262,7 +267,7 @@ class LBFGS:
                     return evaluate(with_flat(x0 + direction * step))
                 loss, flat_grad, t, ls_evals = _strong_wolfe(
                     obj, x, t, d, loss, flat_grad, gtd, 1e-4, 0.9, cfg.tolerance_change,
-                    cfg.max_eval - evals)
+                    self.max_eval - evals)
                 x = x + d * t
                 module = with_flat(x)
             else:
@@ -271,7 +276,7 @@ class LBFGS:
                 loss, flat_grad = evaluate(module)
                 ls_evals = 1
             evals += ls_evals
-            if evals >= cfg.max_eval:
+            if evals >= self.max_eval:
                 break
             if float(flat_grad.abs().max()) <= cfg.tolerance_grad:
                 break

@@ -206,7 +206,8 @@ def burn_runs(fn: Callable, inputs: list[Input], loss: str, seed: int, failures:
     first = burn_run(fn, with_strategy(inputs, strategies[0]), loss, seed, failures, names)
     for strategy in strategies[1:]:
         other = burn_run(fn, with_strategy(inputs, strategy), loss, seed, failures, names)
-        pairs = [(f"output {i}", a, b) for i, (a, b) in enumerate(zip(first.outputs, other.outputs))]
+        pairs: list[tuple[str, Tensor | None, Tensor | None]] = [
+            (f"output {i}", a, b) for i, (a, b) in enumerate(zip(first.outputs, other.outputs))]
         pairs += [(f"gradient of {n}", a, b) for n, a, b in zip(names, first.grads, other.grads)]
         for what, a, b in pairs:
             if not _same(a, b):

@@ -10,7 +10,7 @@ one. Each is one op-table entry (``burn_torch.ops.conv``).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from typing import ClassVar, Sequence
 
 from ...autodiff.recorder import applyn, wrap
 from ...ops import conv as conv_ops
@@ -36,6 +36,9 @@ class ConvOptions:
     dilation: Sequence[int]
     groups: int
 
+    #: the op's attributes, set per instance by ``__post_init__`` (not a field)
+    _attrs: ClassVar[tuple]
+
     def __post_init__(self) -> None:
         _freeze(self, "ConvOptions", {"stride": 1, "padding": 0, "dilation": 1})
         _count("ConvOptions", "groups", self.groups)
@@ -53,6 +56,9 @@ class PaddedConvOptions:
 
     options: ConvOptions
     padding_end: Sequence[int] | None = None
+
+    #: the op's attributes, set per instance by ``__post_init__`` (not a field)
+    _attrs: ClassVar[tuple]
 
     def __post_init__(self) -> None:
         if not isinstance(self.options, ConvOptions):
@@ -96,6 +102,9 @@ class ConvTransposeOptions:
     padding_out: Sequence[int]
     dilation: Sequence[int]
     groups: int
+
+    #: the op's attributes, set per instance by ``__post_init__`` (not a field)
+    _attrs: ClassVar[tuple]
 
     def __post_init__(self) -> None:
         _freeze(self, "ConvTransposeOptions",

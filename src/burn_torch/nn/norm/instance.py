@@ -6,6 +6,7 @@ from ...device import Device
 from ...functional.module_ops.norm import group_norm
 from ...module import Config, Module, Param, module_fields
 from ...tensor import Tensor
+from ..checks import expect_input
 from ..initializer import Initializer
 
 
@@ -39,11 +40,10 @@ class InstanceNorm(Module):
     affine: bool
 
     def forward(self, input: Tensor) -> Tensor:
-        """Same shape as ``input``; ValueError unless it is ``[batch, num_channels, ...]``."""
-        dims = input.dims()
-        if len(dims) < 2 or dims[1] != self.num_channels:
-            raise ValueError(f"InstanceNorm: expected input [batch, {self.num_channels}, ...], "
-                             f"got {dims}")
+        """Same shape as ``input``; ValueError unless it is ``[batch, num_channels, ...]``, TypeError
+        for a non-Tensor."""
+        expect_input("InstanceNorm", input, f"[batch, {self.num_channels}, ...]", min_rank=2,
+                     sizes={1: self.num_channels})
         gamma = None if self.gamma is None else self.gamma.val()
         beta = None if self.beta is None else self.beta.val()
         return group_norm(input, gamma, beta, self.num_channels, self.epsilon)
