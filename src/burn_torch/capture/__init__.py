@@ -129,7 +129,7 @@ class CapturedStep:
         self.max_plans = max_plans
         self._plans: OrderedDict = OrderedDict()
         self._guards: dict = {}         # key -> the compiled fast guard of its plan (or None)
-        self._last = None               # (guard, plan, key) of the plan used last
+        self._last: tuple | None = None  # (guard, plan, key) of the plan used last
         self._replays = 0
         self.replayed = 0
         self.eager_reason: str | None = None

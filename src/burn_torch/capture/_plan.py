@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import copyreg
 import enum
+from typing import Sequence
 
 import torch
 from torch.utils._pytree import tree_flatten
@@ -225,7 +226,7 @@ class ResultTemplate:
                     self.paths.setdefault(id(v), expr)
         return self.paths.get(id(value))
 
-    def rebind(self, optimizers: list) -> list[str]:
+    def rebind(self, optimizers: Sequence) -> list[str]:
         """The lines that give each optimizer of the new call the state the recorded call left
         in its own: ``optimizers`` holds, per optimizer, ``(optimizer, its states and flat
         slots before the call)``. A state or flat batch the call left as it was is the new
@@ -270,7 +271,7 @@ class Plan:
     order of the key) with nodes ``nodes``."""
 
     def __init__(self, rec, input_nodes: list, result, args: tuple, kwargs: dict,
-                 optimizers: list = ()) -> None:
+                 optimizers: Sequence = ()) -> None:
         template = ResultTemplate(rec, input_nodes, args, kwargs)
         body = template.expr(result)
         rebind = template.rebind(optimizers)
@@ -381,7 +382,7 @@ class Plan:
         return self.build(graph(tensors), nodes, ids, args, kwargs)
 
 
-def _dels(last: dict, pos: int, keep: set, new: list) -> list:
+def _dels(last: dict, pos: int, keep: set, new: Sequence) -> list:
     """The release line after entry ``pos``: slots it made that nothing reads, and slots it
     read last (never inputs or result slots)."""
     dead = [s for s in new if s not in keep and last.get(s, -1) <= pos]

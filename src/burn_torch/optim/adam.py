@@ -19,6 +19,7 @@ Burn's defaults differ from torch's: ``epsilon`` 1e-5 (torch 1e-8), AdamW ``weig
 from __future__ import annotations
 
 import math
+from typing import Sequence
 
 import torch
 
@@ -37,7 +38,7 @@ def _moments(b1: float, b2: float, grad: torch.Tensor, state) -> dict:
             "moment_2": state["moment_2"].mul(b2).addcmul_(grad, grad, value=1.0 - b2)}
 
 
-def _moments_fused(b1: float, b2: float, grads: list, states: list) -> tuple[list, list]:
+def _moments_fused(b1: float, b2: float, grads: list, states: list) -> tuple[Sequence, Sequence]:
     """``_moments`` on existing states with multi-tensor kernels: the new first and second
     moments (``states`` are untouched)."""
     m1 = torch._foreach_mul([s["moment_1"] for s in states], b1)

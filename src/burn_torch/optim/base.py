@@ -314,7 +314,7 @@ class ModuleOptimizer:
                 params = [tensor._data for _, tensor, _ in entries]
                 ids = [new._id for new, _, _ in entries]
                 found, rest = (flat.batches(rule, ids, params, self._states, self._flat, device)
-                               if elementwise else ((), ()))
+                               if elementwise else ([], []))
                 if found:
                     values, states = flat.step(rule, lr, ids, params, grads, rest,
                                                self._own([ids[i] for i in rest], device), found,

@@ -76,6 +76,7 @@ def step(fn: Callable, args: tuple, old: list) -> tuple[list, list[tuple]]:
         hit = done.get(id(t))
         if hit is None:
             rows = table(fn, args)
+            assert rows is not None, "a count is held as a tensor only for a capturable rule"
             new = t + 1
             hit = done[id(t)] = (new, tuple(rows[new.clamp_max(len(rows) - 1)].unbind()))
         counts.append(hit[0])

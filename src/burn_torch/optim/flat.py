@@ -146,7 +146,8 @@ def step(rule, lr: float, ids: list, params: list[torch.Tensor], grads: list[tor
         lr, [params[i] for i in rest] + [_flatten(ps) for ps in flats],
         [grads[i] for i in rest] + [_flatten([grads[i] for i in indices]) for indices, _ in found],
         list(rest_states) + [state for _, state in found])
-    new_values, new_states = [None] * len(params), [None] * len(params)
+    new_values: list = [None] * len(params)
+    new_states: list = [None] * len(params)
     for i, value, state in zip(rest, values, states):
         new_values[i], new_states[i] = value, state
     n = len(rest)
