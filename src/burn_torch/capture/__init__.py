@@ -42,7 +42,24 @@ What replay cannot see (as with CUDA graphs):
   of the key, so ``grads_of(model, x, y)`` replays for every model an optimizer returns (same
   structure, new weights), and records again for a model of another shape or in another
   training state. A module holding another kind of object, and arguments such as a
-  ``Gradients`` container or an optimizer, run eagerly.
+  ``Gradients`` container, run eagerly.
+- **Optimizers** (a ``ModuleOptimizer`` of Adam, AdamW, Sgd or RmsProp) are arguments too, so
+  a whole training iteration replays, ``model = optimizer.step(lr, model, grads)`` included:
+  the rule's class and settings, the gradient clipping, the ParamIds of the arguments' Params
+  and the structure of the optimizer's state (which ParamIds have a state, which are kept as
+  flat batches) are part of the key, the state's tensors inputs; a replay returns the new
+  module (new Params under the call's ParamIds, fresh gradient-retaining leaves) and gives the
+  optimizer its new state, as eager's step does. From its first captured call on, the
+  optimizer holds its step counts as 0-d tensors
+  ([`hold_counts`][burn_torch.optim.base.ModuleOptimizer.hold_counts]; records keep ints), and
+  what Adam and AdamW derive from a count is read from a table of eager's own floats
+  (``burn_torch.optim.counts``): one plan serves every step count, bit-equal to eager. The
+  first iterations record (the state is created by the first and kept flat from the second:
+  up to three plans), the later ones replay. The learning rate is a Python number, part of
+  the key: each new value records a plan (a schedule that changes it every step records every
+  step: slower than eager, never wrong). Other rules (AdaGrad, Adan, Muon, LBFGS...) and Adam
+  betas within about 4e-5 of 1 run eagerly, with the reason in ``eager_reason``. Step counts
+  stay on the host, so a plan stepping Adam or AdamW on CUDA replays without a CUDA graph.
 - **Changes to the arguments** other than through kernels: a forward that updates its
   module's state (``BatchNorm``'s running statistics in training, an attention cache), a list
   ``fn`` appends to. Replay runs the kernels, not the Python assignments, so such a function is
@@ -66,7 +83,7 @@ from ..autodiff import hooks as _hooks
 from ..errors import AutodiffError
 from ._cuda import try_graph
 from ._guard import compile_guard, environment
-from ._inputs import NotReplayable, flatten
+from ._inputs import OPTIMIZERS, NotReplayable, flatten, optimizer_states
 from ._plan import Plan, Unreplayable
 from ._record import Recording, signature
 
@@ -91,8 +108,9 @@ class _LeafWatch(_hooks.BackwardHook):
 
 class CapturedStep:
     """The callable [`capture`][burn_torch.capture.capture] returns. ``plans``: how many plans it
-    holds; ``eager_reason``: why the last recorded key is not replayed (None when it is);
-    ``replayed``: how many calls a plan answered."""
+    holds; ``eager_reason``: why the last recorded key is not replayed (None when it is), or
+    why the last call with arguments a plan cannot stand for (an optimizer whose rule has no
+    capturable step...) ran eagerly; ``replayed``: how many calls a plan answered."""
 
     def __init__(self, fn: Callable, check_every: int | None, on_divergence: str,
                  cuda_graphs: bool, max_plans: int) -> None:
@@ -111,7 +129,7 @@ class CapturedStep:
         self.max_plans = max_plans
         self._plans: OrderedDict = OrderedDict()
         self._guards: dict = {}         # key -> the compiled fast guard of its plan (or None)
-        self._last = None               # (guard, plan, key) of the plan used last
+        self._last: tuple | None = None  # (guard, plan, key) of the plan used last
         self._replays = 0
         self.replayed = 0
         self.eager_reason: str | None = None
@@ -129,23 +147,26 @@ class CapturedStep:
                 return self._replay(last[2], last[1], args, kwargs, hit[0], hit[1])
         tensors: list = []
         nodes: list = []
+        ids: dict = {}
         try:
-            key = (flatten((args, kwargs), tensors, nodes, {}), environment())
-        except NotReplayable:
+            key = (flatten((args, kwargs), tensors, nodes, ids),
+                   optimizer_states(ids, tensors, nodes), environment())
+        except NotReplayable as e:
+            self.eager_reason = str(e)
             return self.fn(*args, **kwargs)
         plan = self._plans.get(key)
         if plan is None:
-            return self._record(key, args, kwargs, tensors, nodes)
+            return self._record(key, args, kwargs, tensors, nodes, ids.get(OPTIMIZERS, ()))
         if plan.__class__ is str:            # recorded, but not replayable: eager
             return self.fn(*args, **kwargs)
         guard = self._guards.get(key)
         self._last = None if guard is None else (guard, plan, key)
-        return self._replay(key, plan, args, kwargs, tensors, nodes)
+        return self._replay(key, plan, args, kwargs, tensors, nodes, ids.get(OPTIMIZERS, ()))
 
-    def _replay(self, key, plan, args, kwargs, tensors, nodes):
+    def _replay(self, key, plan, args, kwargs, tensors, nodes, optimizers=()):
         self._replays += 1
         if self.check_every is not None and self._replays % self.check_every == 0:
-            return self._check(key, plan, args, kwargs, tensors, nodes)
+            return self._check(key, plan, args, kwargs, tensors, nodes, optimizers)
         try:
             result = plan.run(tensors, nodes, args, kwargs)
         except Exception:   # a guard saw another value, or a kernel failed: eager decides
@@ -153,9 +174,11 @@ class CapturedStep:
         self.replayed += 1
         return result
 
-    def _recording(self, args, kwargs, key, tensors, nodes):
-        """Runs ``fn`` eagerly under a recording of the call with ``key``; returns (result, Plan
-        or reason string)."""
+    def _recording(self, args, kwargs, key, tensors, nodes, optimizers):
+        """Runs ``fn`` eagerly under a recording of the call with ``key`` (the key of its
+        arguments) whose arguments hold ``optimizers``; returns (result, Plan or reason
+        string)."""
+        before = [(o, dict(o._states), dict(o._flat)) for o in optimizers]
         rec = Recording(tensors)
         leaves: list = []
         me = threading.get_ident()
@@ -178,7 +201,7 @@ class CapturedStep:
             return result, ("backward reached a leaf that is not an argument of the captured "
                             "function; pass the model or its parameters as arguments")
         try:
-            plan = Plan(rec, nodes, result, args, kwargs)
+            plan = Plan(rec, nodes, result, args, kwargs, before)
         except Unreplayable as e:
             return result, str(e)
         plan.signature = signature(rec.entries)
@@ -198,15 +221,15 @@ class CapturedStep:
             self._guards[key] = guard
             self._last = (guard, plan, key)
 
-    def _record(self, key, args, kwargs, tensors, nodes):
-        guard = compile_guard(args, kwargs, key[1])   # before fn runs (it may mutate them)
-        result, plan = self._recording(args, kwargs, key[0], tensors, nodes)
+    def _record(self, key, args, kwargs, tensors, nodes, optimizers):
+        guard = compile_guard(args, kwargs, key[2])   # before fn runs (it may mutate them)
+        result, plan = self._recording(args, kwargs, key[0], tensors, nodes, optimizers)
         self._store(key, plan, guard)
         return result
 
-    def _check(self, key, plan, args, kwargs, tensors, nodes):
-        guard = compile_guard(args, kwargs, key[1])   # before fn runs (it may mutate them)
-        result, fresh = self._recording(args, kwargs, key[0], tensors, nodes)
+    def _check(self, key, plan, args, kwargs, tensors, nodes, optimizers):
+        guard = compile_guard(args, kwargs, key[2])   # before fn runs (it may mutate them)
+        result, fresh = self._recording(args, kwargs, key[0], tensors, nodes, optimizers)
         if fresh.__class__ is str or fresh.signature != plan.signature:
             if self.on_divergence == "raise":
                 raise CaptureDivergenceError(
@@ -219,14 +242,15 @@ class CapturedStep:
 
 def _changed(args, kwargs, key, tensors: list, nodes: list) -> bool:
     """Whether the arguments of a call recorded with ``key`` (and its inputs ``tensors`` and
-    ``nodes``) no longer have that key or those inputs after ``fn`` ran."""
+    ``nodes``, the arguments' first, then its optimizers' states) no longer have that key or
+    those inputs after ``fn`` ran (an optimizer's state may change: the plan rebinds it)."""
     after_tensors: list = []
     after_nodes: list = []
     try:
         after = flatten((args, kwargs), after_tensors, after_nodes, {})
     except NotReplayable:
         return True
-    return (after != key or len(after_tensors) != len(tensors)
+    return (after != key or len(after_tensors) > len(tensors)
             or any(a is not b for a, b in zip(after_tensors, tensors))
             or any(a is not b for a, b in zip(after_nodes, nodes)))
 

@@ -30,7 +30,9 @@ from ..module.module import Module
 from ..module.param import Param, TrainingFlag
 from ..ops import tuning as _tuning
 from ..tensor import Tensor
-from ._inputs import _VALUES, value_object
+from ..optim.base import ModuleOptimizer
+from ..optim.flat import FlatStates
+from ._inputs import _VALUES, settings, value_object, walk
 
 _deterministic = torch.are_deterministic_algorithms_enabled
 
@@ -59,6 +61,8 @@ class _Builder:
         self.ts: list[str] = []         # the items of the ``ts`` list (``name`` or ``*name``)
         self.public: list = []          # the recorded public Tensors, in ``ts`` order
         self.n_locals = 0
+        self.optimizers: list = []      # (expression, optimizer) of each optimizer argument
+        self.param_ids = False          # whether Params' ids are checked (with an optimizer)
 
     def local(self) -> str:
         self.n_locals += 1
@@ -104,6 +108,8 @@ class _Builder:
         elif cls is Param:
             self.lines.append(f"if {name}.__class__ is not {self.const(Param)}: return None")
             self.check(f"{name}._active", value._active)
+            if self.param_ids:
+                self.check(f"{name}._id", value._id)
             part = self.local()
             self.lines.append(f"{part} = {name}._value")
             self.walk(part, value._value)
@@ -114,8 +120,52 @@ class _Builder:
         elif isinstance(value, Module):  # flatten admits only modules with a __dict__
             self.lines.append(f"if {name}.__class__ is not {self.const(cls)}: return None")
             self.items(f"{name}.__dict__", value.__dict__)
+        elif cls is ModuleOptimizer:
+            self.optimizer(name, value)
         else:
             raise _NoGuard(cls.__name__)
+
+    def optimizer(self, name: str, opt: ModuleOptimizer) -> None:
+        """An optimizer argument: its rule's class and settings and its clipping (as
+        ``flatten`` keys them); its states are walked after the arguments (``states``)."""
+        if any(o is opt for _, o in self.optimizers):
+            raise _NoGuard("an optimizer passed twice")
+        clipping = opt.grad_clipping
+        for part in (opt.optim, clipping):
+            if part is not None and any(isinstance(v, _TorchTensor)
+                                        for v in settings(part).values()):
+                raise _NoGuard("an optimizer holding tensors in its settings")
+        self.check(f"{name}.__class__", ModuleOptimizer)
+        self.check(f"{name}._counts_held", True)
+        self.check(f"{name}.optim.__class__", type(opt.optim))
+        self.check(f"_settings({name}.optim)", settings(opt.optim))
+        self.check(f"{name}.grad_clipping.__class__", type(clipping))
+        if clipping is not None:
+            self.check(f"_settings({name}.grad_clipping)", settings(clipping))
+        self.optimizers.append((name, opt))
+
+    def states(self) -> None:
+        """Each optimizer's states and flat batches, in ``optimizer_states``' order."""
+        for name, opt in self.optimizers:
+            states, flats = self.local(), self.local()
+            self.lines.append(f"{states}, {flats} = {name}._states, {name}._flat")
+            self.walk(states, opt._states)
+            self.lines.append(f"if tuple({flats}) != {self.const(tuple(opt._flat))}: return None")
+            batches: dict = {}
+            for pid, (kept, j) in opt._flat.items():
+                slot = self.local()
+                self.lines.append(f"{slot} = {flats}[{self.const(pid)}]")
+                self.check(f"{slot}[1]", j)
+                batch = batches.get(id(kept))
+                if batch is not None:
+                    self.check(f"{slot}[0] is {batch}", True)
+                    continue
+                batch = batches[id(kept)] = self.local()
+                self.lines.append(f"{batch} = {slot}[0]")
+                self.check(f"{batch}.__class__", FlatStates)
+                for field in ("ids", "shapes", "device", "counters"):
+                    self.check(f"{batch}.{field}", getattr(kept, field))
+                self.walk(f"{batch}.state", kept.state)
 
     def items(self, name: str, value: dict) -> None:
         """The entries of dict ``value`` (a dict argument, a module's attributes), in order."""
@@ -182,6 +232,7 @@ def compile_guard(args: tuple, kwargs: dict, recorded: tuple) -> Callable | None
     ``recorded``, or None when its arguments hold something the generator does not handle (the
     general key is then the only path)."""
     b = _Builder()
+    b.param_ids = any(v.__class__ is ModuleOptimizer for _, v in walk(args, kwargs, b.const))
     try:
         parts = [b.local() for _ in args]
         if parts:
@@ -195,6 +246,7 @@ def compile_guard(args: tuple, kwargs: dict, recorded: tuple) -> Callable | None
             b.walk("kwargs", kwargs)
         else:
             b.lines.append("if kwargs: return None")
+        b.states()
     except _NoGuard:
         return None
     b.bulk()
@@ -213,7 +265,7 @@ def compile_guard(args: tuple, kwargs: dict, recorded: tuple) -> Callable | None
             + f"    t = {inputs}\n"
             + "".join(f"    {ln}\n" for ln in distinct)
             + f"    return t, {nodes}\n")
-    ns = {"_environment": environment, "_data": attrgetter("_data"), "_node": attrgetter("_node"),
+    ns = {"_environment": environment, "_settings": settings, "_data": attrgetter("_data"), "_node": attrgetter("_node"),
           "_cls_ctx": attrgetter("__class__", "_ctx"), "_op_req": attrgetter("op", "requirement"),
           "_meta": attrgetter("shape", "dtype", "device"),
           "_stride": _TorchTensor.stride, **b.consts}  # unbound: no bound method per call

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+from typing import Callable, Iterator
 
 import torch
 
@@ -23,11 +24,17 @@ from ..autodiff.graph import Node
 from ..device import Device
 from ..module.module import Module
 from ..module.param import Param, TrainingFlag
+from ..optim.base import ModuleOptimizer
 from ..tensor import Tensor
 
 _TorchTensor = torch.Tensor
 _VALUES = frozenset({type(None), bool, int, float, complex, str, bytes, slice, torch.dtype,
                      torch.device, torch.Size})
+
+
+# keys of ``flatten``'s ``ids`` besides storages' ids: the optimizers met, the Params' ParamIds
+OPTIMIZERS = "optimizers"
+PARAM_IDS = "param ids"
 
 
 class NotReplayable(Exception):
@@ -75,6 +82,10 @@ def flatten(args, tensors: list, nodes: list, ids: dict) -> tuple:
     if cls in _VALUES or isinstance(args, enum.Enum):
         return (cls, args)
     if cls is Param:
+        pids = ids.get(PARAM_IDS)
+        if pids is None:
+            pids = ids[PARAM_IDS] = []
+        pids.append(args._id)
         return (Param, args._active, flatten(args._value, tensors, nodes, ids))
     if cls is TrainingFlag:
         return (TrainingFlag, args._trainable, args._training)
@@ -92,10 +103,72 @@ def flatten(args, tensors: list, nodes: list, ids: dict) -> tuple:
         except TypeError:
             raise NotReplayable(f"an unhashable {cls.__name__} constant") from None
         return (cls, args)
-    # other objects (a Gradients container, an optimizer) would key by identity: a new one
-    # every step would record every call; they run eagerly
-    raise NotReplayable(f"an argument of type {cls.__name__} is not a tensor, a module or a "
-                        "plain value")
+    if cls is ModuleOptimizer:
+        return _optimizer(args, tensors, nodes, ids)
+    # other objects (a Gradients container) would key by identity: a new one every step would
+    # record every call; they run eagerly
+    raise NotReplayable(f"an argument of type {cls.__name__} is not a tensor, a module, an "
+                        "optimizer or a plain value")
+
+
+def _optimizer(opt: ModuleOptimizer, tensors: list, nodes: list, ids: dict) -> tuple:
+    """The key of optimizer ``opt`` (its rule's class and settings, its gradient clipping, which
+    optimizer met it is), which it notes in ``ids[OPTIMIZERS]`` for ``optimizer_states``; its
+    step counts are held as tensors from now on (``ModuleOptimizer.hold_counts``)."""
+    reason = opt.optim.capture_reason()
+    if reason is not None:
+        raise NotReplayable(f"the optimizer cannot be captured: {reason}")
+    if not opt._counts_held:
+        opt.hold_counts()
+    met = ids.get(OPTIMIZERS)
+    if met is None:
+        met = ids[OPTIMIZERS] = []
+    for i, other in enumerate(met):
+        if other is opt:
+            return (ModuleOptimizer, i)
+    met.append(opt)
+    clipping = opt.grad_clipping
+    return (ModuleOptimizer, len(met) - 1, type(opt.optim),
+            flatten(settings(opt.optim), tensors, nodes, ids),
+            None if clipping is None else (type(clipping), flatten(settings(clipping),
+                                                                   tensors, nodes, ids)))
+
+
+def settings(part) -> dict:
+    """The settings of an optimizer's rule or clipping: its attributes (``__dict__`` or
+    ``__slots__``), by name."""
+    attributes = getattr(part, "__dict__", None)
+    if attributes is not None:
+        return dict(attributes)
+    return {name: getattr(part, name) for k in type(part).__mro__
+            for name in getattr(k, "__slots__", ()) if hasattr(part, name)}
+
+
+def optimizer_states(ids: dict, tensors: list, nodes: list) -> tuple | None:
+    """After ``flatten``: None when it met no optimizer, else the key of the optimizers' states,
+    their tensors appended to ``tensors`` (after every argument's): the ParamIds of the
+    arguments' Params in walk order (the states are keyed by them), and per optimizer each
+    state's ParamId and entries (tensors as inputs, numbers as constants; step counts held as
+    tensors, those stepped together one input), each flat batch's ParamIds, shapes, device and
+    entries, and which batch and position each flat ParamId is at."""
+    met = ids.get(OPTIMIZERS)
+    if met is None:
+        return None
+    parts: list = [tuple(ids.get(PARAM_IDS, ()))]
+    for opt in met:
+        states = tuple((pid, flatten(s, tensors, nodes, ids)) for pid, s in opt._states.items())
+        batches: dict = {}
+        keys: list = []
+        slots: list = []
+        for pid, (kept, j) in opt._flat.items():
+            b = batches.get(id(kept))
+            if b is None:
+                b = batches[id(kept)] = len(keys)
+                keys.append((kept.ids, tuple(kept.shapes), kept.device,
+                             flatten(kept.state, tensors, nodes, ids)))
+            slots.append((pid, b, j))
+        parts.append((states, tuple(keys), tuple(slots)))
+    return tuple(parts)
 
 
 def value_object(cls: type) -> bool:
@@ -107,38 +180,42 @@ def value_object(cls: type) -> bool:
     return params is not None and params.frozen and dataclasses.is_dataclass(cls)
 
 
+def walk(args, kwargs, const: Callable[[object], str]) -> Iterator[tuple[str, object]]:
+    """``(expression, value)`` for every value of a call's arguments walked as ``flatten`` walks
+    them (tuples, lists, dicts, modules' attributes, a Param and its tensor), in walk order: the
+    expression reads that value from another call's ``args`` and ``kwargs`` with the same key
+    (``const(key)`` names a dict key or attribute name as a constant of the generated code)."""
+    stack = [("kwargs", kwargs), ("args", args)]
+    while stack:
+        expr, value = stack.pop()
+        yield expr, value
+        cls = value.__class__
+        if cls is tuple or cls is list:
+            stack.extend(reversed([(f"{expr}[{i}]", v) for i, v in enumerate(value)]))
+        elif cls is dict:
+            stack.extend(reversed([(f"{expr}[{const(k)}]", v) for k, v in value.items()]))
+        elif cls is Param:
+            stack.append((f"{expr}._value", value._value))
+        elif isinstance(value, Module):
+            stack.extend(reversed([(f"{expr}.__dict__[{const(k)}]", v)
+                                   for k, v in value.__dict__.items()]))
+
+
 def param_id_reader(args, kwargs) -> tuple:
     """``(read, ids)``: ``read(args, kwargs)`` returns the ParamId of every Param in the
     arguments of a call whose key is that of ``(args, kwargs)`` (walked as ``flatten`` walks
     them: tuples, lists, dicts, modules' attributes), in walk order, as a tuple; ``ids`` is what
     it returns for ``(args, kwargs)``. The key does not hold ids (a new model of the same
     structure replays): a plan whose result is keyed by ids reads the call's own."""
-    exprs: list[str] = []
     consts: dict = {}
-    ids: list = []
 
     def const(value) -> str:
         name = f"K{len(consts)}"
         consts[name] = value
         return name
 
-    def walk(expr: str, value) -> None:
-        cls = value.__class__
-        if cls is Param:
-            exprs.append(f"{expr}._id")
-            ids.append(value._id)
-        elif cls is tuple or cls is list:
-            for i, v in enumerate(value):
-                walk(f"{expr}[{i}]", v)
-        elif cls is dict:
-            for k, v in value.items():
-                walk(f"{expr}[{const(k)}]", v)
-        elif isinstance(value, Module):
-            for k, v in value.__dict__.items():
-                walk(f"{expr}.__dict__[{const(k)}]", v)
-
-    walk("args", args)
-    walk("kwargs", kwargs)
-    code = "def read(args, kwargs):\n    return (" + "".join(e + ", " for e in exprs) + ")\n"
+    params = [(e, v) for e, v in walk(args, kwargs, const) if v.__class__ is Param]
+    code = ("def read(args, kwargs):\n    return ("
+            + "".join(f"{e}._id, " for e, _ in params) + ")\n")
     exec(compile(code, "<capture param ids>", "exec"), consts)
-    return consts["read"], tuple(ids)
+    return consts["read"], tuple(v._id for _, v in params)

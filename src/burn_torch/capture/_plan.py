@@ -13,14 +13,21 @@ the two halves.
 """
 from __future__ import annotations
 
+import copyreg
+import enum
+from typing import Sequence
+
 import torch
 from torch.utils._pytree import tree_flatten
 
 from ..autodiff.gradients import Gradients
-from ..autodiff.graph import Node
+from ..autodiff.graph import GRAD, Node, new_leaf
+from ..module.module import Module
+from ..module.param import Param
+from ..optim.flat import FlatStates
 from ..optim.grads import GradientsParams
 from ..tensor import Tensor
-from ._inputs import param_id_reader
+from ._inputs import _VALUES as _PLAIN, param_id_reader, value_object, walk
 from ._optimize import optimize
 from ._record import Const, Slot, slot_uses
 
@@ -45,6 +52,13 @@ def _gradients_params(grads: dict) -> GradientsParams:
     out = GradientsParams()
     out._grads = grads
     return out
+
+
+def _module(cls: type, attributes: dict) -> Module:
+    """A ``cls`` module holding ``attributes``, made as ``Module.map`` copies one."""
+    new = cls.__new__(cls)
+    new.__dict__.update(attributes)
+    return new
 
 
 def _consumed(op, shape, dtype) -> Node:
@@ -100,6 +114,8 @@ class ResultTemplate:
         self.id_index: dict = {}
         self.node_index = {id(n): i for i, n in enumerate(input_nodes) if n is not None}
         self.leaf_index = {n.id: i for i, n in enumerate(input_nodes) if n is not None}
+        self.n_inputs = len(input_nodes)
+        self.paths: dict | None = None   # id of an argument's object -> its expression
         self.slots: list[int] = []       # the slots the result reads, each once, in order
         self.lines: list[str] = []
         self.src = _Source("r")
@@ -112,12 +128,16 @@ class ResultTemplate:
             self.slots.append(s)
         return f"v{s}"
 
-    def node_expr(self, node) -> str:
+    def node_expr(self, node, fresh: bool = False) -> str:
+        """``node`` as an expression: an input's node, a consumed one, or, when ``fresh`` (its
+        tensor was made by the recorded call), a new gradient-retaining leaf."""
         if node is None:
             return "None"
         i = self.node_index.get(id(node))
         if i is not None:
             return f"n[{i}]"
+        if fresh and node.__class__ is Node and node.op is None and node.requirement == GRAD:
+            return f"_new_leaf({self.src.const(node.shape)}, {self.src.const(node.dtype)})"
         if node.op is not None and node.consumed and node.parents is None:
             return (f"_consumed({self.src.const(node.op)}, {self.src.const(node.shape)}, "
                     f"{self.src.const(node.dtype)})")
@@ -140,9 +160,11 @@ class ResultTemplate:
         cls = value.__class__
         if cls is Tensor:           # recorder.wrap, inline
             t = f"t{len(self.lines) // 4}"
-            self.lines += [f"{t} = _new(_Tensor)", f"{t}._data = {self.tensor_expr(value._data)}",
+            data = self.tensor_expr(value._data)
+            made = self.rec.slot_of.get(id(value._data), -1) >= self.n_inputs
+            self.lines += [f"{t} = _new(_Tensor)", f"{t}._data = {data}",
                            f"{t}._ctx = {self.src.const(value._ctx)}",
-                           f"{t}._node = {self.node_expr(value._node)}"]
+                           f"{t}._node = {self.node_expr(value._node, made)}"]
             return t
         if cls is Gradients:
             return "_Gradients(" + self.keyed(
@@ -150,12 +172,8 @@ class ResultTemplate:
                 "an argument of the captured function; pass the model or its parameters as "
                 "arguments") + ")"
         if cls is GradientsParams:
-            if self.read_ids is None:
-                self.read_ids, ids = param_id_reader(*self.call)
-                for i, pid in enumerate(ids):
-                    self.id_index.setdefault(pid, i)
             return "_gradients_params(" + self.keyed(
-                value._grads, self.id_index, "p[{}]", "the GradientsParams hold a parameter "
+                value._grads, self.ids(), "p[{}]", "the GradientsParams hold a parameter "
                 "that is not in the arguments of the captured function; pass the model as an "
                 "argument") + ")"
         if isinstance(value, _TorchTensor):
@@ -169,7 +187,82 @@ class ResultTemplate:
                                    for k, v in value.items()) + "}"
         if value is None or cls in (bool, int, float, str):
             return self.src.const(value)
+        path = self.arg_path(value)
+        if path is not None:        # an object of the arguments, as it is: the new call's
+            return path
+        if cls is Param:            # a new Param of an argument's ParamId (an optimizer step)
+            i = self.ids().get(value._id)
+            if i is None:
+                raise Unreplayable("the result holds a Param whose ParamId is not in the "
+                                   "arguments of the captured function")
+            return f"_param(p[{i}], {self.expr(value._value)}, {value._active!r})"
+        if isinstance(value, Module):   # a module mapped by the call (``Module.map``)
+            if not cls._copy_by_dict or cls in copyreg.dispatch_table:
+                raise Unreplayable(f"the result holds a {cls.__name__} module, whose class "
+                                   "copies itself by its own protocol")
+            return (f"_module({self.src.const(cls)}, {{"
+                    + ", ".join(f"{self.src.const(k)}: {self.expr(v)}"
+                                for k, v in value.__dict__.items()) + "})")
+        if isinstance(value, enum.Enum) or value_object(cls):
+            return self.src.const(value)
         raise Unreplayable(f"the result holds a {cls.__name__}, which replay cannot rebuild")
+
+    def ids(self) -> dict:
+        """ParamId -> its position among the call's ParamIds (``p``), read from the arguments."""
+        if self.read_ids is None:
+            self.read_ids, ids = param_id_reader(*self.call)
+            for i, pid in enumerate(ids):
+                self.id_index.setdefault(pid, i)
+        return self.id_index
+
+    def arg_path(self, value) -> str | None:
+        """The expression reading ``value`` from the new call's arguments when the recorded
+        call's arguments hold that very object (a module, a Param, a flag, an optimizer), else
+        None."""
+        if self.paths is None:
+            self.paths = {}
+            for expr, v in walk(*self.call, self.src.const):
+                if not isinstance(v, _TorchTensor) and v.__class__ not in _PLAIN:
+                    self.paths.setdefault(id(v), expr)
+        return self.paths.get(id(value))
+
+    def rebind(self, optimizers: Sequence) -> list[str]:
+        """The lines that give each optimizer of the new call the state the recorded call left
+        in its own: ``optimizers`` holds, per optimizer, ``(optimizer, its states and flat
+        slots before the call)``. A state or flat batch the call left as it was is the new
+        call's own; new ones are made from the replay's tensors (ParamIds are in the key)."""
+        lines = []
+        for n, (opt, states_before, flat_before) in enumerate(optimizers):
+            path = self.arg_path(opt)
+            if path is None:
+                raise Unreplayable("the optimizer is not reachable from the arguments")
+            c = self.src.const
+            lines += [f"o = {path}", "S, F = o._states, o._flat"]
+            was = {id(s): pid for pid, s in states_before.items()}
+            items = [f"{c(pid)}: " + (f"S[{c(was[id(s)])}]" if id(s) in was else self.state(s))
+                     for pid, s in opt._states.items()]
+            lines.append("o._states = {" + ", ".join(items) + "}")
+            was = {id(kept): pid for pid, (kept, _) in flat_before.items()}
+            made: dict = {}
+            items = []
+            for pid, (kept, j) in opt._flat.items():
+                if id(kept) in was:
+                    items.append(f"{c(pid)}: F[{c(was[id(kept)])}]")
+                    continue
+                name = made.get(id(kept))
+                if name is None:
+                    name = made[id(kept)] = f"b{len(made)}"
+                    lines.append(f"{name} = _FlatStates({c(kept.ids)}, {c(kept.shapes)}, "
+                                 f"{self.state(kept.state)}, {c(kept.device)}, "
+                                 f"{c(kept.counters)})")
+                items.append(f"{c(pid)}: ({name}, {j})")
+            lines.append("o._flat = {" + ", ".join(items) + "}")
+        return lines
+
+    def state(self, state: dict) -> str:
+        """An optimizer state (names to tensors and numbers) as a dict expression."""
+        return "{" + ", ".join(f"{self.src.const(k)}: {self.expr(v)}"
+                               for k, v in state.items()) + "}"
 
 
 class Plan:
@@ -177,16 +270,20 @@ class Plan:
     returned for the call ``fn(*args, **kwargs)`` whose inputs are ``tensors`` (storages, in the
     order of the key) with nodes ``nodes``."""
 
-    def __init__(self, rec, input_nodes: list, result, args: tuple, kwargs: dict) -> None:
+    def __init__(self, rec, input_nodes: list, result, args: tuple, kwargs: dict,
+                 optimizers: Sequence = ()) -> None:
         template = ResultTemplate(rec, input_nodes, args, kwargs)
         body = template.expr(result)
+        rebind = template.rebind(optimizers)
         self.read_ids = template.read_ids
         self.signature_entries = rec.entries
         self.out_slots = list(template.slots)
         self.n_inputs = len(input_nodes)
-        result_lines = [*template.lines, f"return {body}"]
+        result_lines = [*template.lines, *rebind, f"return {body}"]
         ns = {"_new": Tensor.__new__, "_Tensor": Tensor, "_Gradients": Gradients,
-              "_gradients_params": _gradients_params, "_consumed": _consumed}
+              "_gradients_params": _gradients_params, "_consumed": _consumed,
+              "_new_leaf": new_leaf, "_param": Param._make, "_module": _module,
+              "_FlatStates": FlatStates}
         ns.update(template.src.consts)
         values = {rec.slot_of[id(t)]: t for t in rec.keep if id(t) in rec.slot_of}
         entries, modes = optimize(rec.entries, rec.grad_modes, values, self.n_inputs,
@@ -194,8 +291,9 @@ class Plan:
         self.entries = entries  # what a replay runs, in order
         self.kernels = self._kernels(entries, modes, self.n_inputs, self.out_slots)
         self.step = self._kernels(entries, modes, self.n_inputs, self.out_slots, result_lines, ns)
-        unpack = [f"{''.join(f'v{s}, ' for s in self.out_slots)}= o"] if self.out_slots else []
-        code = "def build(o, n, p):\n" + "".join(f"    {ln}\n" for ln in unpack + result_lines)
+        unpack = [f"{''.join(f'v{s}, ' for s in self.out_slots)}= out"] if self.out_slots else []
+        code = ("def build(out, n, p, args, kwargs):\n"
+                + "".join(f"    {ln}\n" for ln in unpack + result_lines))
         exec(compile(code, "<capture build>", "exec"), ns)
         self.build = ns["build"]
         self.cuda_graph = None
@@ -253,7 +351,7 @@ class Plan:
             lines.append(f"return ({''.join(f'v{s}, ' for s in out_slots)})")
         else:
             name, tail = "step", result_lines
-            params[:0] = ["n", "p"]
+            params[:0] = ["n", "p", "args", "kwargs"]
         # the plain replay dispatches below torch's autograd layer: no input of a replayed
         # kernel requires torch grad, so that layer would only add its per-call cost
         enter, leave = (("    _below = _Below()\n    _below.__enter__()\n",
@@ -280,11 +378,11 @@ class Plan:
                 raise Diverged
         graph = self.cuda_graph
         if graph is None:
-            return self.step(nodes, ids, *tensors)
-        return self.build(graph(tensors), nodes, ids)
+            return self.step(nodes, ids, args, kwargs, *tensors)
+        return self.build(graph(tensors), nodes, ids, args, kwargs)
 
 
-def _dels(last: dict, pos: int, keep: set, new: list) -> list:
+def _dels(last: dict, pos: int, keep: set, new: Sequence) -> list:
     """The release line after entry ``pos``: slots it made that nothing reads, and slots it
     read last (never inputs or result slots)."""
     dead = [s for s in new if s not in keep and last.get(s, -1) <= pos]

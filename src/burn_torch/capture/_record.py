@@ -168,7 +168,7 @@ class Recording(TorchFunctionMode):
             return
         targs = tuple(self.template(a) for a in args)
         tkwargs = {k: self.template(v) for k, v in kwargs.items()}
-        outs = []
+        outs: list[int | None] = []
         for leaf in leaves:
             if isinstance(leaf, _TorchTensor):
                 s = self.slot_of.get(id(leaf))

@@ -19,10 +19,12 @@ Burn's defaults differ from torch's: ``epsilon`` 1e-5 (torch 1e-8), AdamW ``weig
 from __future__ import annotations
 
 import math
+from typing import Sequence
 
 import torch
 
 from ..module import Config
+from . import counts
 from .base import ModuleOptimizer, MultiTensorOptimizer, WeightDecayConfig, clipping_of, penalty_of
 from .clipping import GradientClippingConfig
 
@@ -36,14 +38,26 @@ def _moments(b1: float, b2: float, grad: torch.Tensor, state) -> dict:
             "moment_2": state["moment_2"].mul(b2).addcmul_(grad, grad, value=1.0 - b2)}
 
 
-def _moments_fused(b1: float, b2: float, grads: list, states: list) -> tuple[list, list, list[int]]:
+def _moments_fused(b1: float, b2: float, grads: list, states: list) -> tuple[Sequence, Sequence]:
     """``_moments`` on existing states with multi-tensor kernels: the new first and second
-    moments and step counts (``states`` are untouched)."""
+    moments (``states`` are untouched)."""
     m1 = torch._foreach_mul([s["moment_1"] for s in states], b1)
     torch._foreach_add_(m1, grads, alpha=1.0 - b1)
     m2 = torch._foreach_mul([s["moment_2"] for s in states], b2)
     torch._foreach_addcmul_(m2, grads, grads, value=1.0 - b2)
-    return m1, m2, [s["time"] + 1 for s in states]
+    return m1, m2
+
+
+def adam_numbers(b1: float, b2: float, epsilon: float, t: int) -> tuple[float, float]:
+    """Adam's numbers at step count ``t``: the moment factor ``sqrt(1 - b2^t) / (1 - b1^t)``
+    and the scaled epsilon ``epsilon * sqrt(1 - b2^t)``."""
+    bc2_sqrt = math.sqrt(1.0 - b2 ** t)
+    return bc2_sqrt / (1.0 - b1 ** t), epsilon * bc2_sqrt
+
+
+def adamw_numbers(b1: float, b2: float, t: int) -> tuple[float, float]:
+    """AdamW's bias corrections at step count ``t``: ``1 - b1^t`` and ``1 - b2^t``."""
+    return 1.0 - b1 ** t, 1.0 - b2 ** t
 
 
 def _states(m1: list, m2: list, times: list[int]) -> list[dict]:
@@ -55,12 +69,16 @@ class Adam(MultiTensorOptimizer):
 
     mutates_state = False
     elementwise = True
+    counters = ("time",)
 
     def __init__(self, beta_1: float, beta_2: float, epsilon: float, amsgrad: bool,
                  weight_decay: float) -> None:
         self.beta_1, self.beta_2, self.epsilon = float(beta_1), float(beta_2), float(epsilon)
         self.amsgrad = bool(amsgrad)
         self.weight_decay = float(weight_decay)
+
+    def capture_reason(self) -> str | None:
+        return counts.capturable(adam_numbers, (self.beta_1, self.beta_2, self.epsilon))
 
     def step(self, lr, param, grad, state):
         if self.weight_decay:
@@ -70,30 +88,25 @@ class Adam(MultiTensorOptimizer):
         v = state["moment_2"]
         if self.amsgrad:
             v = state["max_moment_2"] = torch.maximum(old["max_moment_2"], v) if old else v.clone()
-        t = state["time"]
-        bc2_sqrt = math.sqrt(1.0 - self.beta_2 ** t)
-        factor = bc2_sqrt / (1.0 - self.beta_1 ** t)
-        delta = (state["moment_1"] * factor).div_(v.sqrt().add_(self.epsilon * bc2_sqrt))
+        factor, epsilon = adam_numbers(self.beta_1, self.beta_2, self.epsilon, state["time"])
+        delta = (state["moment_1"] * factor).div_(v.sqrt().add_(epsilon))
         return param.add(delta, alpha=-lr), state
 
     def step_fused(self, lr, params, grads, states):
         if self.weight_decay:
             grads = torch._foreach_add(grads, params, alpha=self.weight_decay)
-        m1, m2, times = _moments_fused(self.beta_1, self.beta_2, grads, states)
+        m1, m2 = _moments_fused(self.beta_1, self.beta_2, grads, states)
+        times, numbers = counts.step(adam_numbers, (self.beta_1, self.beta_2, self.epsilon),
+                                     [s["time"] for s in states])
         new_states = _states(m1, m2, times)
         v = m2
         if self.amsgrad:
             v = torch._foreach_maximum([s["max_moment_2"] for s in states], m2)
             for state, v_max in zip(new_states, v):
                 state["max_moment_2"] = v_max
-        factors, epsilons = [], []
-        for t in times:
-            bc2_sqrt = math.sqrt(1.0 - self.beta_2 ** t)
-            factors.append(bc2_sqrt / (1.0 - self.beta_1 ** t))
-            epsilons.append(self.epsilon * bc2_sqrt)
-        delta = torch._foreach_mul(m1, factors)
+        delta = torch._foreach_mul(m1, [n[0] for n in numbers])
         denominator = torch._foreach_sqrt(v)
-        torch._foreach_add_(denominator, epsilons)
+        torch._foreach_add_(denominator, [n[1] for n in numbers])
         torch._foreach_div_(delta, denominator)
         return torch._foreach_add(params, delta, alpha=-lr), new_states
 
@@ -120,6 +133,7 @@ class AdamW(MultiTensorOptimizer):
 
     mutates_state = False
     elementwise = True
+    counters = ("time",)
 
     def __init__(self, beta_1: float, beta_2: float, epsilon: float, weight_decay: float,
                  cautious_weight_decay: bool) -> None:
@@ -127,11 +141,14 @@ class AdamW(MultiTensorOptimizer):
         self.weight_decay = float(weight_decay)
         self.cautious_weight_decay = bool(cautious_weight_decay)
 
+    def capture_reason(self) -> str | None:
+        return counts.capturable(adamw_numbers, (self.beta_1, self.beta_2))
+
     def step(self, lr, param, grad, state):
         state = _moments(self.beta_1, self.beta_2, grad, state)
-        t = state["time"]
-        m_hat = state["moment_1"] / (1.0 - self.beta_1 ** t)
-        v_hat = state["moment_2"] / (1.0 - self.beta_2 ** t)
+        c1, c2 = adamw_numbers(self.beta_1, self.beta_2, state["time"])
+        m_hat = state["moment_1"] / c1
+        v_hat = state["moment_2"] / c2
         delta = m_hat.div_(v_hat.sqrt_().add_(self.epsilon))
         decay = lr * self.weight_decay
         if decay == 0.0:
@@ -144,10 +161,12 @@ class AdamW(MultiTensorOptimizer):
         return decayed.sub_(delta, alpha=lr), state
 
     def step_fused(self, lr, params, grads, states):
-        m1, m2, times = _moments_fused(self.beta_1, self.beta_2, grads, states)
+        m1, m2 = _moments_fused(self.beta_1, self.beta_2, grads, states)
+        times, numbers = counts.step(adamw_numbers, (self.beta_1, self.beta_2),
+                                     [s["time"] for s in states])
         states = _states(m1, m2, times)
-        delta = torch._foreach_div(m1, [1.0 - self.beta_1 ** t for t in times])
-        v_hat = torch._foreach_div(m2, [1.0 - self.beta_2 ** t for t in times])
+        delta = torch._foreach_div(m1, [n[0] for n in numbers])
+        v_hat = torch._foreach_div(m2, [n[1] for n in numbers])
         torch._foreach_sqrt_(v_hat)
         torch._foreach_add_(v_hat, self.epsilon)
         torch._foreach_div_(delta, v_hat)

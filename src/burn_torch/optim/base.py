@@ -30,7 +30,7 @@ from ..module import Config, Module, ModuleMapper, Param, ParamId
 from ..module.tying import tied_param_error
 from ..tensor import Tensor
 from .clipping import GradientClipping, GradientClippingConfig
-from . import flat
+from . import counts, flat
 from .grads import GradientsParams, check_gradient
 
 _M = TypeVar("_M", bound=Module)  # step returns the caller's module class
@@ -78,6 +78,13 @@ class SimpleOptimizer:
 
     mutates_state: bool = True
     elementwise: bool = False  # see MultiTensorOptimizer: only step_fused rules may set it
+    counters: tuple[str, ...] = ()  # the state entries that count steps (see ``optim.counts``)
+
+    def capture_reason(self) -> str | None:
+        """None when this rule's steps can run inside a captured function (``burn_torch.capture``):
+        ``step_many`` takes states whose ``counters`` are 0-d tensors (``optim.counts``) and
+        reads nothing on the host; else why not (the default: a rule is not capturable)."""
+        return f"its {type(self).__name__} rule has no capturable step"
 
     def step(self, lr: float, param: torch.Tensor, grad: torch.Tensor,
              state: State | None) -> tuple[torch.Tensor, State]:
@@ -134,12 +141,14 @@ def _pick(indices: list[int], *lists: list) -> list[list]:
     return [[items[i] for i in indices] for items in lists]
 
 
-def _state_on(state: State | None, device: torch.device) -> State | None:
-    """``state`` with its tensors on ``device`` (``state`` itself when they already are)."""
+def _state_on(state: State | None, device: torch.device, counters: tuple) -> State | None:
+    """``state`` with its tensors on ``device`` (``state`` itself when they already are), but
+    its ``counters``: step counts held as tensors stay on the host (``optim.counts``)."""
     if state is not None:
-        for v in state.values():
-            if isinstance(v, torch.Tensor) and v.device != device:
-                return {k: v.to(device) if isinstance(v, torch.Tensor) else v for k, v in state.items()}
+        for k, v in state.items():
+            if isinstance(v, torch.Tensor) and v.device != device and k not in counters:
+                return {k: v.to(device) if isinstance(v, torch.Tensor) and k not in counters
+                        else v for k, v in state.items()}
     return state
 
 
@@ -219,6 +228,7 @@ class ModuleOptimizer:
         self.grad_clipping = grad_clipping
         self._states: dict[ParamId, State] = {}
         self._flat: dict[ParamId, flat.Slot] = {}  # the states kept flat (see optim.flat)
+        self._counts_held = False  # step counts held as tensors (see hold_counts)
 
     def with_grad_clipping(self, clipping: GradientClipping) -> "ModuleOptimizer":
         """This optimizer (same state) with ``clipping`` applied to every gradient."""
@@ -227,6 +237,31 @@ class ModuleOptimizer:
 
     def has_gradient_clipping(self) -> bool:
         return self.grad_clipping is not None
+
+    def hold_counts(self) -> None:
+        """From now on keeps the rule's step counts as 0-d int64 CPU tensors (``optim.counts``),
+        those of the present state included, so that a captured function stepping this
+        optimizer replays one plan at every step count; the values and records stay eager's.
+        ``burn_torch.capture`` calls it for an optimizer passed to a captured function. Raises
+        ValueError, changing nothing, when the rule's ``capture_reason()`` says it cannot."""
+        reason = self.optim.capture_reason()
+        if reason is not None:
+            raise ValueError(f"this optimizer cannot be captured: {reason}")
+        self._counts_held = True
+        counters = self.optim.counters
+        if not counters:
+            return
+        made: dict = {}
+        self._states = {pid: counts.held(s, counters, made) if s else s
+                        for pid, s in self._states.items()}
+        rebuilt: dict = {}
+        for pid, (kept, j) in self._flat.items():
+            new = rebuilt.get(id(kept))
+            if new is None:
+                state = counts.held(kept.state, counters, made)
+                new = rebuilt[id(kept)] = kept if state is kept.state else flat.FlatStates(
+                    kept.ids, kept.shapes, state, kept.device, counters)
+            self._flat[pid] = (new, j)
 
     def step(self, lr: float, module: _M, grads: GradientsParams) -> _M:
         """One update of ``module`` with learning rate ``lr``; returns the updated module.
@@ -279,7 +314,7 @@ class ModuleOptimizer:
                 params = [tensor._data for _, tensor, _ in entries]
                 ids = [new._id for new, _, _ in entries]
                 found, rest = (flat.batches(rule, ids, params, self._states, self._flat, device)
-                               if elementwise else ((), ()))
+                               if elementwise else ([], []))
                 if found:
                     values, states = flat.step(rule, lr, ids, params, grads, rest,
                                                self._own([ids[i] for i in rest], device), found,
@@ -293,8 +328,12 @@ class ModuleOptimizer:
                     # a distributed parameter stays marked (same ParamId, sync position, name)
                     value = carry_mark(tensor, wrap(value, tensor._ctx, leaf))
                     commits.append((new, value, state))
+        counters = rule.counters if self._counts_held else ()
+        made: dict = {}
         for new, value, state in commits:
             pid = new._id
+            if counters and state and type(state) is not tuple:  # a first step's int counts
+                state = counts.held(state, counters, made)
             if type(state) is tuple:  # a flat batch's slot
                 self._flat[pid] = state
                 self._states.pop(pid, None)
@@ -310,14 +349,17 @@ class ModuleOptimizer:
         states, slots = self._states, self._flat
         own = ([flat.state_of(pid, states, slots) for pid in ids] if slots
                else [states.get(pid) for pid in ids])
-        return [_state_on(_copy_state(s) if copy and s else s, device) for s in own]
+        counters = self.optim.counters
+        return [_state_on(_copy_state(s) if copy and s else s, device, counters) for s in own]
 
     def _all_states(self) -> dict[ParamId, State]:
         """Every parameter's state (its own part for those kept flat)."""
         states = dict(self._states)
         for pid in self._flat:
             states[pid] = flat.state_of(pid, self._states, self._flat)
-        return states
+        counters = self.optim.counters if self._counts_held else ()
+        return {pid: counts.released(s, counters) if counters and s else s
+                for pid, s in states.items()}
 
     def to_record(self) -> OptimizerRecord:
         """A snapshot of the state (later steps do not change it)."""
@@ -333,6 +375,8 @@ class ModuleOptimizer:
             raise TypeError(f"expected an OptimizerRecord, got {type(record).__name__}")
         self._states = {pid: _copy_state(s) for pid, s in record.items()}
         self._flat = {}
+        if self._counts_held:
+            self.hold_counts()
         return self
 
     def __repr__(self) -> str:

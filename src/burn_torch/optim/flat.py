@@ -32,26 +32,32 @@ _flatten = torch._C._nn.flatten_dense_tensors  # one 1-D copy of the tensors' en
 _unflatten = torch._C._nn.unflatten_dense_tensors  # views of a flat tensor in the tensors' shapes
 
 
-def numbers(state: State | None) -> tuple:
-    """The non-tensor part of a state (its names and numbers; none without a state): what the
-    parameters of one flat batch share."""
-    return tuple((k, None if isinstance(v, torch.Tensor) else v) for k, v in (state or {}).items())
+def numbers(state: State | None, counters: tuple = ()) -> tuple:
+    """The non-tensor part of a state (its names and numbers; none without a state) and which
+    step-count tensor it holds (``counters``: the rule's, see
+    [`SimpleOptimizer.counters`][burn_torch.optim.base.SimpleOptimizer]): what the parameters of
+    one flat batch share. A count held as a tensor is told apart by identity (parameters stepped
+    together share one tensor), so reading it costs no host sync."""
+    return tuple((k, id(v) if k in counters else None) if isinstance(v, torch.Tensor) else (k, v)
+                 for k, v in (state or {}).items())
 
 
 class FlatStates:
     """The states of parameters last updated together: their ``ids`` in order, their
     ``shapes``, and ``state``, their shared numbers and per tensor name one flat tensor of
-    their entries, one parameter after the other."""
+    their entries, one parameter after the other; its ``counters`` (step counts) one tensor for
+    the batch."""
 
-    __slots__ = ("ids", "shapes", "state", "numbers", "device", "_parts")
+    __slots__ = ("ids", "shapes", "state", "numbers", "device", "counters", "_parts")
 
     def __init__(self, ids: tuple, shapes: list[torch.Size], state: State,
-                 device: torch.device) -> None:
+                 device: torch.device, counters: tuple = ()) -> None:
         self.ids = ids
         self.shapes = shapes
         self.state = state
-        self.numbers = numbers(state)
+        self.numbers = numbers(state, counters)
         self.device = device
+        self.counters = counters
         self._parts: list[State] | None = None
 
     def part(self, i: int) -> State:
@@ -59,7 +65,8 @@ class FlatStates:
         if self._parts is None:
             sizes = [s.numel() for s in self.shapes]
             split = {k: [t.view(shape) for t, shape in zip(v.split(sizes), self.shapes)]
-                     for k, v in self.state.items() if isinstance(v, torch.Tensor)}
+                     for k, v in self.state.items()
+                     if isinstance(v, torch.Tensor) and k not in self.counters}
             self._parts = [{k: split[k][j] if k in split else v for k, v in self.state.items()}
                            for j in range(len(self.ids))]
         return self._parts[i]
@@ -92,7 +99,7 @@ def batches(rule, ids: list, params: list[torch.Tensor], states: dict, slots: di
                 continue
             state = states.get(pid) if slot is None else None
             if slot is None and rule.fusable(state):
-                by_numbers.setdefault(numbers(state), []).append(i)
+                by_numbers.setdefault(numbers(state, rule.counters), []).append(i)
                 continue
         rest.append(i)
     found = []
@@ -100,21 +107,25 @@ def batches(rule, ids: list, params: list[torch.Tensor], states: dict, slots: di
         if len(indices) < FLAT_MIN_COUNT:
             rest.extend(indices)
             continue
-        found.append((indices, _flat_state([ids[i] for i in indices], states, slots, device)))
+        found.append((indices, _flat_state([ids[i] for i in indices], states, slots, device,
+                                           rule.counters)))
     rest.sort()
     return found, rest
 
 
-def _flat_state(ids: list, states: dict, slots: dict, device: torch.device) -> State:
+def _flat_state(ids: list, states: dict, slots: dict, device: torch.device,
+                counters: tuple) -> State:
     """The flat state of parameters ``ids`` on ``device``: the one they were last updated with
-    as exactly this batch (reused as is), else their states' tensors concatenated."""
+    as exactly this batch (reused as is), else their states' tensors concatenated (their
+    ``counters``, which they share, taken as they are: step counts stay on the host, see
+    ``optim.counts``)."""
     first = slots.get(ids[0])
     if first is not None and first[0].ids == tuple(ids) and all(
             slots.get(pid) == (first[0], j) for j, pid in enumerate(ids)):
         return first[0].state
     own = [state_of(pid, states, slots) for pid in ids]
-    return {k: _flatten([s[k].to(device) for s in own]) if isinstance(v, torch.Tensor) else v
-            for k, v in (own[0] or {}).items()}
+    return {k: v if k in counters else _flatten([s[k].to(device) for s in own])
+            if isinstance(v, torch.Tensor) else v for k, v in (own[0] or {}).items()}
 
 
 def state_of(pid, states: dict, slots: dict) -> State | None:
@@ -135,12 +146,14 @@ def step(rule, lr: float, ids: list, params: list[torch.Tensor], grads: list[tor
         lr, [params[i] for i in rest] + [_flatten(ps) for ps in flats],
         [grads[i] for i in rest] + [_flatten([grads[i] for i in indices]) for indices, _ in found],
         list(rest_states) + [state for _, state in found])
-    new_values, new_states = [None] * len(params), [None] * len(params)
+    new_values: list = [None] * len(params)
+    new_states: list = [None] * len(params)
     for i, value, state in zip(rest, values, states):
         new_values[i], new_states[i] = value, state
     n = len(rest)
     for (indices, _), ps, value, state in zip(found, flats, values[n:], states[n:]):
-        kept = FlatStates(tuple(ids[i] for i in indices), [p.shape for p in ps], state, device)
+        kept = FlatStates(tuple(ids[i] for i in indices), [p.shape for p in ps], state, device,
+                          rule.counters)
         for j, (i, part) in enumerate(zip(indices, _unflatten(value, ps))):
             new_values[i], new_states[i] = part.clone(), (kept, j)
     return new_values, new_states

@@ -21,6 +21,9 @@ class RmsProp(MultiTensorOptimizer):
     mutates_state = False
     elementwise = True
 
+    def capture_reason(self) -> str | None:
+        return None  # no step count: every number of a step is the rule's configuration
+
     def __init__(self, alpha: float, momentum: float, epsilon: float, centered: bool,
                  weight_decay: float) -> None:
         self.alpha, self.momentum, self.epsilon = float(alpha), float(momentum), float(epsilon)

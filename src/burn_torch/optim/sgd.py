@@ -28,6 +28,9 @@ class Sgd(MultiTensorOptimizer):
     mutates_state = False
     elementwise = True
 
+    def capture_reason(self) -> str | None:
+        return None  # no step count: every number of a step is the rule's configuration
+
     def __init__(self, momentum: MomentumConfig | None = None, weight_decay: float = 0.0) -> None:
         if momentum is not None and not isinstance(momentum, MomentumConfig):
             raise TypeError(f"momentum must be a MomentumConfig or None, got {momentum!r}")

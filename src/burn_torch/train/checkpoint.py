@@ -151,7 +151,7 @@ class LearningCheckpointer:
                 self.parts[name].delete(e)
         return gone
 
-    def restore(self, epoch: int, device: Device):
+    def restore(self, epoch: int, device: Device | None):
         """``(model record, optimizer record, scheduler record)`` of epoch ``epoch``."""
         return tuple(self.parts[name].restore(epoch, device) for name in PARTS)
 

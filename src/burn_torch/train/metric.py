@@ -39,14 +39,19 @@ class MetricEntry:
     __slots__ = ("name", "_formatted", "_serialized")
 
     def __init__(self, name: str, formatted: str, serialized: str) -> None:
-        self.name, self._formatted, self._serialized = name, formatted, serialized
+        self.name = name
+        # None in a numeric entry until its text is first read
+        self._formatted: str | None = formatted
+        self._serialized: str | None = serialized
 
     @property
     def formatted(self) -> str:
+        assert self._formatted is not None
         return self._formatted
 
     @property
     def serialized(self) -> str:
+        assert self._serialized is not None
         return self._serialized
 
     def __eq__(self, other: object) -> bool:
