@@ -41,8 +41,17 @@ What replay cannot see (as with CUDA graphs):
   structure and other fields (numbers, strings, enums, configs, training flags, devices) part
   of the key, so ``grads_of(model, x, y)`` replays for every model an optimizer returns (same
   structure, new weights), and records again for a model of another shape or in another
-  training state. A module holding another kind of object, and arguments such as a
-  ``Gradients`` container, run eagerly.
+  training state.
+- **Records**, objects of classes written in Python (a batch class, a dataclass, a class with
+  ``__slots__``, a named tuple), are arguments and results like containers: an argument's
+  attributes (``__dict__``, then slots) are walked as a module's are, its class and attribute
+  names part of the key, so a new batch of the same shapes replays; a record ``fn`` returns is
+  rebuilt as a new object of its class (no ``__init__`` runs) around the replay's tensors.
+  Records compare by their attributes, not their identity. burn_torch's own classes are
+  records only where they say so (``ClassificationOutput``, ``RegressionOutput``); a frozen
+  dataclass holding no tensor is a constant. Objects of C classes (their state is not in
+  attributes: ``functools.partial``, a lock, a function), arguments such as a ``Gradients``
+  container, and modules or records holding them run eagerly.
 - **Optimizers** (a ``ModuleOptimizer`` of Adam, AdamW, Sgd or RmsProp) are arguments too, so
   a whole training iteration replays, ``model = optimizer.step(lr, model, grads)`` included:
   the rule's class and settings, the gradient clipping, the ParamIds of the arguments' Params

@@ -14,8 +14,7 @@ the two halves.
 from __future__ import annotations
 
 import copyreg
-import enum
-from typing import Sequence
+from typing import Any, Sequence
 
 import torch
 from torch.utils._pytree import tree_flatten
@@ -27,7 +26,8 @@ from ..module.param import Param
 from ..optim.flat import FlatStates
 from ..optim.grads import GradientsParams
 from ..tensor import Tensor
-from ._inputs import _VALUES as _PLAIN, param_id_reader, value_object, walk
+from ._inputs import (_VALUES as _PLAIN, is_constant, is_named_tuple, param_id_reader,
+                      record_attributes, record_slots, walk)
 from ._optimize import optimize
 from ._record import Const, Slot, slot_uses
 
@@ -54,10 +54,22 @@ def _gradients_params(grads: dict) -> GradientsParams:
     return out
 
 
-def _module(cls: type, attributes: dict) -> Module:
+def _module(cls: type[Module], attributes: dict) -> Module:
     """A ``cls`` module holding ``attributes``, made as ``Module.map`` copies one."""
     new = cls.__new__(cls)
     new.__dict__.update(attributes)
+    return new
+
+
+def _record(cls: type, attributes: dict, slots: dict) -> object:
+    """A new ``cls`` record (see ``_inputs.record_slots``) holding ``attributes`` in its
+    ``__dict__`` and ``slots`` in its slots, made as ``copy.copy`` makes one (no ``__init__``;
+    a frozen dataclass's ``__setattr__`` is bypassed)."""
+    new: Any = object.__new__(cls)
+    if attributes:
+        new.__dict__.update(attributes)
+    for name, value in slots.items():
+        object.__setattr__(new, name, value)
     return new
 
 
@@ -203,8 +215,17 @@ class ResultTemplate:
             return (f"_module({self.src.const(cls)}, {{"
                     + ", ".join(f"{self.src.const(k)}: {self.expr(v)}"
                                 for k, v in value.__dict__.items()) + "})")
-        if isinstance(value, enum.Enum) or value_object(cls):
+        if is_constant(value):
             return self.src.const(value)
+        if is_named_tuple(cls):
+            return (f"{self.src.const(cls._make)}(("
+                    + "".join(self.expr(x) + ", " for x in value) + "))")
+        if record_slots(cls) is not None:   # a record made by the call: a new one, as eager's
+            items: dict = {True: [], False: []}
+            for in_dict, k, v in record_attributes(value):
+                items[in_dict].append(f"{self.src.const(k)}: {self.expr(v)}")
+            return (f"_record({self.src.const(cls)}, {{{', '.join(items[True])}}}, "
+                    f"{{{', '.join(items[False])}}})")
         raise Unreplayable(f"the result holds a {cls.__name__}, which replay cannot rebuild")
 
     def ids(self) -> dict:
@@ -282,7 +303,7 @@ class Plan:
         result_lines = [*template.lines, *rebind, f"return {body}"]
         ns = {"_new": Tensor.__new__, "_Tensor": Tensor, "_Gradients": Gradients,
               "_gradients_params": _gradients_params, "_consumed": _consumed,
-              "_new_leaf": new_leaf, "_param": Param._make, "_module": _module,
+              "_new_leaf": new_leaf, "_param": Param._make, "_module": _module, "_record": _record,
               "_FlatStates": FlatStates}
         ns.update(template.src.consts)
         values = {rec.slot_of[id(t)]: t for t in rec.keep if id(t) in rec.slot_of}
