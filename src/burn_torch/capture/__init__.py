@@ -119,7 +119,9 @@ class CapturedStep:
     """The callable [`capture`][burn_torch.capture.capture] returns. ``plans``: how many plans it
     holds; ``eager_reason``: why the last recorded key is not replayed (None when it is), or
     why the last call with arguments a plan cannot stand for (an optimizer whose rule has no
-    capturable step...) ran eagerly; ``replayed``: how many calls a plan answered."""
+    capturable step...) ran eagerly; ``replayed``: how many calls a plan answered;
+    ``recorded``: how many calls were recorded (eager runs that made a plan or found the
+    reason not to)."""
 
     def __init__(self, fn: Callable, check_every: int | None, on_divergence: str,
                  cuda_graphs: bool, max_plans: int) -> None:
@@ -141,6 +143,7 @@ class CapturedStep:
         self._last: tuple | None = None  # (guard, plan, key) of the plan used last
         self._replays = 0
         self.replayed = 0
+        self.recorded = 0
         self.eager_reason: str | None = None
         self.__wrapped__ = fn
 
@@ -233,6 +236,7 @@ class CapturedStep:
     def _record(self, key, args, kwargs, tensors, nodes, optimizers):
         guard = compile_guard(args, kwargs, key[2])   # before fn runs (it may mutate them)
         result, plan = self._recording(args, kwargs, key[0], tensors, nodes, optimizers)
+        self.recorded += 1
         self._store(key, plan, guard)
         return result
 

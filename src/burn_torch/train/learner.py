@@ -15,7 +15,20 @@ Each epoch: the training loader's batches in the order of its seed and the epoch
 ``k`` batches with ``grads_accumulation(k)``; a partial group at the epoch's end is dropped, as
 Burn does); then validation with ``model.valid().inference_step(batch)``; a checkpoint
 (encoded now, written to disk by a writer thread while training goes on); the early-stopping
-check. Metric entries go to their logs by the epoch (see ``.logger``). The random generators
+check. Metric entries go to their logs by the epoch (see ``.logger``).
+
+Training iterations run *captured* by default (``.capture(False)`` turns it off): each
+iteration's ``model.train_step(batch)`` and optimizer step are one function passed through
+[`burn_torch.capture`][burn_torch.capture.capture] — recorded on the first iterations, then
+replayed as the torch kernels they ran, guarded by the arguments' key (shapes, dtypes, the
+model's structure, the optimizer's rule and state, the learning rate...) and bit-equal to the
+eager iteration: same weights, optimizer state, metrics and checkpoints. With
+``grads_accumulation`` only ``train_step`` is captured. The first iteration that cannot be
+captured (an optimizer rule that is not capturable such as AdaGrad, a model that changes its
+own state in training such as ``BatchNorm``'s running statistics, a batch of an object written
+in C...), or a run that records more often than it replays (a learning rate that changes on
+every iteration), turns capture off for the rest of the launch; the reason is written once to
+``experiment.log``. The random generators
 (``Device.seed`` and torch's) are seeded at each epoch's start from the training seed and the
 epoch, so a run resumed with ``.checkpoint(n)`` (a stopped or killed run) trains epochs
 ``n+1..`` exactly as the uninterrupted run: same batches, same dropout masks, same weights, to
@@ -32,6 +45,7 @@ from typing import Mapping, NamedTuple
 
 import torch
 
+from ..capture import capture as capture_step
 from ..data.dataloader import DataLoader, epoch_seed
 from ..module import Module
 from ..optim import GradientsAccumulator
@@ -69,6 +83,74 @@ class Learner:
     @classmethod
     def new(cls, model: Module, optimizer: ModuleOptimizer, lr_scheduler: "LrScheduler | float") -> "Learner":
         return cls(model, optimizer, lr_scheduler)
+
+
+def _train_output(model: Module, batch) -> TrainOutput:
+    """``model.train_step(batch)``; raises TypeError when it is not a TrainOutput."""
+    output = model.train_step(batch)  # type: ignore[attr-defined]
+    if not isinstance(output, TrainOutput):
+        raise TypeError(f"train_step must return a TrainOutput, got {type(output).__name__}")
+    return output
+
+
+def _iteration(model: Module, optimizer: ModuleOptimizer, lr: float, batch) -> tuple:
+    """One training iteration without accumulation (the function the Learner captures):
+    returns the stepped model and the train step's item."""
+    output = _train_output(model, batch)
+    return optimizer.step(lr, model, output.grads), output.item
+
+
+def _grads_and_item(model: Module, batch) -> tuple:
+    """One train step (the function the Learner captures with gradient accumulation): returns
+    its GradientsParams and its item."""
+    output = _train_output(model, batch)
+    return output.grads, output.item
+
+
+class _Iterations:
+    """The training iterations of one launch: through ``burn_torch.capture`` while they can
+    be, eagerly from the first that cannot (the reason written once to ``log``)."""
+
+    RECORDINGS = 8   # a run that recorded more than this and more often than it replayed...
+
+    def __init__(self, enabled: bool, accumulation: bool, log: ExperimentLog) -> None:
+        self.log = log
+        self.step = capture_step(_grads_and_item if accumulation else _iteration) if enabled else None
+        self.replaying = False
+
+    def iteration(self, model: Module, optimizer: ModuleOptimizer, lr: float, batch) -> tuple:
+        """``(model after the optimizer step, the train step's item)``; raises the train
+        step's and the optimizer's errors (TypeError when ``train_step`` returns no
+        TrainOutput)."""
+        step = self.step
+        if step is None:
+            return _iteration(model, optimizer, lr, batch)
+        result = step(model, optimizer, lr, batch)
+        self._watch(step)
+        return result
+
+    def grads(self, model: Module, batch) -> tuple:
+        """``(the train step's GradientsParams, its item)`` (with gradient accumulation)."""
+        step = self.step
+        if step is None:
+            return _grads_and_item(model, batch)
+        result = step(model, batch)
+        self._watch(step)
+        return result
+
+    def _watch(self, step) -> None:
+        reason = step.eager_reason
+        if reason is None and step.recorded > max(self.RECORDINGS, step.replayed):
+            reason = (f"{step.recorded} of {step.recorded + step.replayed} iterations recorded a "
+                      "new plan (a learning rate that changes on every iteration, or batches of "
+                      "changing shapes): recording costs more than replay saves")
+        if reason is not None:
+            self.log.info(f"training iterations run eagerly from now on: {reason}")
+            self.step = None
+        elif step.replayed and not self.replaying:
+            self.replaying = True
+            self.log.info(f"training iterations replay captured kernels (burn_torch.capture) "
+                          f"after {step.recorded} recorded; capture(False) turns this off")
 
 
 class LearningResult(NamedTuple):
@@ -127,6 +209,7 @@ class SupervisedTraining:
         self._summary = False
         self._seed = 0
         self._plot = True
+        self._capture = True
 
     @classmethod
     def new(cls, artifact_dir, loader_train: DataLoader, loader_valid: DataLoader) -> "SupervisedTraining":
@@ -214,6 +297,15 @@ class SupervisedTraining:
         """Whether ``launch`` writes ``metrics.png`` at the end (default: yes)."""
         return self._with(_plot=bool(enabled))
 
+    def capture(self, enabled: bool = True) -> "SupervisedTraining":
+        """Whether training iterations run captured (default: yes): ``train_step`` and the
+        optimizer step replayed through [`burn_torch.capture`][burn_torch.capture.capture],
+        bit-equal to eager, falling back to eager (the reason in ``experiment.log``) when they
+        cannot be; ``capture(False)`` runs every iteration eagerly (a ``train_step`` with
+        Python side effects replay would skip: printing, counting calls...). Returns the new
+        configuration."""
+        return self._with(_capture=bool(enabled))
+
     # ---- the loop ---------------------------------------------------------------------
     def launch(self, learner: Learner) -> LearningResult:
         """Trains; returns the [`LearningResult`][burn_torch.train.learner.LearningResult] once
@@ -251,6 +343,7 @@ class SupervisedTraining:
         renderer = self._renderer or default_renderer()
         self._interrupter.reset()  # a stop asked during an earlier launch does not carry over
         loggers = FileMetricLogger(directory)
+        iterations = _Iterations(self._capture, self._accumulation is not None, log)
         last = start - 1
         renderer.start(self._artifact_dir_text, start, self._num_epochs, len(train), len(valid))
         try:
@@ -259,7 +352,8 @@ class SupervisedTraining:
                 torch.manual_seed(rng_seed)
                 if device is not None:
                     device.seed(rng_seed)
-                model = self._train_epoch(model, optimizer, scheduler, train, epoch, loggers, renderer)
+                model = self._train_epoch(model, optimizer, scheduler, train, epoch, loggers, renderer,
+                                          iterations)
                 if self._interrupter.should_stop():
                     loggers.discard_epoch("train", epoch)
                     log.info(f"interrupted during epoch {epoch}; it is not checkpointed")
@@ -288,7 +382,7 @@ class SupervisedTraining:
             plot_in_background(directory, names, log)
         return result
 
-    def _train_epoch(self, model, optimizer, scheduler, loader, epoch, loggers, renderer):
+    def _train_epoch(self, model, optimizer, scheduler, loader, epoch, loggers, renderer, iterations):
         metrics = self._metrics["train"]
         for m in metrics:
             m.clear()
@@ -297,18 +391,16 @@ class SupervisedTraining:
         accumulator, pending = (GradientsAccumulator(), 0) if self._accumulation else (None, 0)
         for i, batch in enumerate(loader, 1):
             lr = scheduler.step()
-            output = model.train_step(batch)
-            if not isinstance(output, TrainOutput):
-                raise TypeError(f"train_step must return a TrainOutput, got {type(output).__name__}")
             if accumulator is None:
-                model = optimizer.step(lr, model, output.grads)
+                model, item = iterations.iteration(model, optimizer, lr, batch)
             else:
-                accumulator.accumulate(model, output.grads)
+                grads, item = iterations.grads(model, batch)
+                accumulator.accumulate(model, grads)
                 pending += 1
                 if pending == self._accumulation:
                     model = optimizer.step(lr, model, accumulator.grads())
                     pending = 0
-            self._record("train", metrics, output.item, MetricMetadata(epoch, self._num_epochs, i, total, lr),
+            self._record("train", metrics, item, MetricMetadata(epoch, self._num_epochs, i, total, lr),
                          loggers, renderer)
             if self._interrupter.should_stop():
                 return model
