@@ -15,24 +15,25 @@ Each epoch: the training loader's batches in the order of its seed and the epoch
 ``k`` batches with ``grads_accumulation(k)``; a partial group at the epoch's end is dropped, as
 Burn does); then validation with ``model.valid().inference_step(batch)``; a checkpoint
 (encoded now, written to disk by a writer thread while training goes on); the early-stopping
-check. Metric entries go to their logs by the epoch (see ``.logger``).
-
-Training iterations run *captured* by default (``.capture(False)`` turns it off): each
-iteration's ``model.train_step(batch)`` and optimizer step are one function passed through
-[`burn_torch.capture`][burn_torch.capture.capture] — recorded on the first iterations, then
-replayed as the torch kernels they ran, guarded by the arguments' key (shapes, dtypes, the
-model's structure, the optimizer's rule and state, the learning rate...) and bit-equal to the
-eager iteration: same weights, optimizer state, metrics and checkpoints. With
-``grads_accumulation`` only ``train_step`` is captured. The first iteration that cannot be
-captured (an optimizer rule that is not capturable such as AdaGrad, a model that changes its
-own state in training such as ``BatchNorm``'s running statistics, a batch of an object written
-in C...), or a run that records more often than it replays (a learning rate that changes on
-every iteration), turns capture off for the rest of the launch; the reason is written once to
-``experiment.log``. The random generators
+check. Metric entries go to their logs by the epoch (see ``.logger``). The random generators
 (``Device.seed`` and torch's) are seeded at each epoch's start from the training seed and the
 epoch, so a run resumed with ``.checkpoint(n)`` (a stopped or killed run) trains epochs
 ``n+1..`` exactly as the uninterrupted run: same batches, same dropout masks, same weights, to
 the bit with a full-precision recorder (``CompactRecorder`` rounds the checkpoint to f16).
+
+Training iterations and validation steps run *captured* by default (``.capture(False)`` turns
+it off): each iteration's ``model.train_step(batch)`` and optimizer step are one function
+passed through [`burn_torch.capture`][burn_torch.capture.capture], and so is each validation
+``inference_step`` — recorded on the first calls, then replayed as the torch kernels they ran,
+guarded by the arguments' key (shapes, dtypes, the model's structure, the optimizer's rule and
+state, the learning rate...) and bit-equal to eager: same weights, optimizer state, metrics and
+checkpoints. With ``grads_accumulation`` only ``train_step`` is captured. The first training
+iteration (validation step) that cannot be captured (an optimizer rule that is not capturable
+such as AdaGrad, a model that changes its own state in training such as ``BatchNorm``'s
+running statistics, a batch holding an object written in C...), or recordings outnumbering
+replays past 8 (a learning rate that changes on every iteration), turns capture off for the
+training iterations (validation steps) of the rest of the launch; the reason is written once
+to ``experiment.log``.
 """
 from __future__ import annotations
 
@@ -107,50 +108,42 @@ def _grads_and_item(model: Module, batch) -> tuple:
     return output.grads, output.item
 
 
-class _Iterations:
-    """The training iterations of one launch: through ``burn_torch.capture`` while they can
-    be, eagerly from the first that cannot (the reason written once to ``log``)."""
+def _inference(model: Module, batch):
+    """One validation step (the function the Learner captures): ``model.inference_step(batch)``."""
+    return model.inference_step(batch)  # type: ignore[attr-defined]
+
+
+class _Captured:
+    """The steps of one kind (``what``: "training iterations", "validation steps") of one
+    launch: ``fn`` through ``burn_torch.capture`` while they can be, eagerly from the first
+    call that cannot (the reason written once to ``log``). Calling it returns what ``fn``
+    returns and raises what ``fn`` raises."""
 
     RECORDINGS = 8   # a run that recorded more than this and more often than it replayed...
 
-    def __init__(self, enabled: bool, accumulation: bool, log: ExperimentLog) -> None:
-        self.log = log
-        self.step = capture_step(_grads_and_item if accumulation else _iteration) if enabled else None
+    def __init__(self, fn, enabled: bool, what: str, log: ExperimentLog) -> None:
+        self.fn, self.what, self.log = fn, what, log
+        self.step = capture_step(fn) if enabled else None
         self.replaying = False
 
-    def iteration(self, model: Module, optimizer: ModuleOptimizer, lr: float, batch) -> tuple:
-        """``(model after the optimizer step, the train step's item)``; raises the train
-        step's and the optimizer's errors (TypeError when ``train_step`` returns no
-        TrainOutput)."""
+    def __call__(self, *args):
         step = self.step
         if step is None:
-            return _iteration(model, optimizer, lr, batch)
-        result = step(model, optimizer, lr, batch)
-        self._watch(step)
-        return result
-
-    def grads(self, model: Module, batch) -> tuple:
-        """``(the train step's GradientsParams, its item)`` (with gradient accumulation)."""
-        step = self.step
-        if step is None:
-            return _grads_and_item(model, batch)
-        result = step(model, batch)
-        self._watch(step)
-        return result
-
-    def _watch(self, step) -> None:
+            return self.fn(*args)
+        result = step(*args)
         reason = step.eager_reason
         if reason is None and step.recorded > max(self.RECORDINGS, step.replayed):
-            reason = (f"{step.recorded} of {step.recorded + step.replayed} iterations recorded a "
-                      "new plan (a learning rate that changes on every iteration, or batches of "
+            reason = (f"{step.recorded} of {step.recorded + step.replayed} calls recorded a new "
+                      "plan (a learning rate that changes on every iteration, or batches of "
                       "changing shapes): recording costs more than replay saves")
         if reason is not None:
-            self.log.info(f"training iterations run eagerly from now on: {reason}")
+            self.log.info(f"{self.what} run eagerly from now on: {reason}")
             self.step = None
         elif step.replayed and not self.replaying:
             self.replaying = True
-            self.log.info(f"training iterations replay captured kernels (burn_torch.capture) "
-                          f"after {step.recorded} recorded; capture(False) turns this off")
+            self.log.info(f"{self.what} replay captured kernels (burn_torch.capture) after "
+                          f"{step.recorded} recorded; capture(False) turns this off")
+        return result
 
 
 class LearningResult(NamedTuple):
@@ -298,11 +291,12 @@ class SupervisedTraining:
         return self._with(_plot=bool(enabled))
 
     def capture(self, enabled: bool = True) -> "SupervisedTraining":
-        """Whether training iterations run captured (default: yes): ``train_step`` and the
-        optimizer step replayed through [`burn_torch.capture`][burn_torch.capture.capture],
-        bit-equal to eager, falling back to eager (the reason in ``experiment.log``) when they
-        cannot be; ``capture(False)`` runs every iteration eagerly (a ``train_step`` with
-        Python side effects replay would skip: printing, counting calls...). Returns the new
+        """Whether training iterations and validation steps run captured (default: yes):
+        ``train_step`` and the optimizer step, and ``inference_step``, replayed through
+        [`burn_torch.capture`][burn_torch.capture.capture], bit-equal to eager, falling back
+        to eager (the reason in ``experiment.log``) when they cannot be (see the module
+        docstring); ``capture(False)`` runs every step eagerly (for steps with Python side
+        effects replay would skip: printing, counting calls...). Returns the new
         configuration."""
         return self._with(_capture=bool(enabled))
 
@@ -343,7 +337,9 @@ class SupervisedTraining:
         renderer = self._renderer or default_renderer()
         self._interrupter.reset()  # a stop asked during an earlier launch does not carry over
         loggers = FileMetricLogger(directory)
-        iterations = _Iterations(self._capture, self._accumulation is not None, log)
+        iterations = _Captured(_grads_and_item if self._accumulation else _iteration,
+                               self._capture, "training iterations", log)
+        validation = _Captured(_inference, self._capture, "validation steps", log)
         last = start - 1
         renderer.start(self._artifact_dir_text, start, self._num_epochs, len(train), len(valid))
         try:
@@ -358,7 +354,7 @@ class SupervisedTraining:
                     loggers.discard_epoch("train", epoch)
                     log.info(f"interrupted during epoch {epoch}; it is not checkpointed")
                     break
-                self._valid_epoch(model.valid(), valid, epoch, loggers, renderer)
+                self._valid_epoch(model.valid(), valid, epoch, loggers, renderer, validation)
                 last = epoch
                 if checkpointer is not None:
                     checkpointer.save(epoch, model.into_record(), optimizer.to_record(), scheduler.to_record())
@@ -392,9 +388,9 @@ class SupervisedTraining:
         for i, batch in enumerate(loader, 1):
             lr = scheduler.step()
             if accumulator is None:
-                model, item = iterations.iteration(model, optimizer, lr, batch)
+                model, item = iterations(model, optimizer, lr, batch)
             else:
-                grads, item = iterations.grads(model, batch)
+                grads, item = iterations(model, batch)
                 accumulator.accumulate(model, grads)
                 pending += 1
                 if pending == self._accumulation:
@@ -407,14 +403,14 @@ class SupervisedTraining:
         self._end_epoch("train", metrics, epoch, loggers, renderer)
         return model
 
-    def _valid_epoch(self, model, loader, epoch, loggers, renderer) -> None:
+    def _valid_epoch(self, model, loader, epoch, loggers, renderer, validation) -> None:
         metrics = self._metrics["valid"]
         for m in metrics:
             m.clear()
         loader.set_epoch(epoch - 1)
         total = len(loader)
         for i, batch in enumerate(loader, 1):
-            output = model.inference_step(batch)
+            output = validation(model, batch)
             self._record("valid", metrics, output, MetricMetadata(epoch, self._num_epochs, i, total, None),
                          loggers, renderer)
         self._end_epoch("valid", metrics, epoch, loggers, renderer)
