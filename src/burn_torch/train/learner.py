@@ -121,14 +121,18 @@ class _Captured:
 
     RECORDINGS = 8   # a run that recorded more than this and more often than it replayed...
 
-    def __init__(self, fn, enabled: bool, what: str, log: ExperimentLog) -> None:
+    def __init__(self, fn, enabled: bool, what: str, log: ExperimentLog, eager_first: bool = False) -> None:
         self.fn, self.what, self.log = fn, what, log
         self.step = capture_step(fn) if enabled else None
         self.replaying = False
+        # the first training iteration creates the optimizer's state: its plan would never
+        # serve again, so it runs eagerly without being recorded
+        self.eager_first = eager_first
 
     def __call__(self, *args):
         step = self.step
-        if step is None:
+        if step is None or self.eager_first:
+            self.eager_first = False
             return self.fn(*args)
         result = step(*args)
         reason = step.eager_reason
@@ -338,7 +342,7 @@ class SupervisedTraining:
         self._interrupter.reset()  # a stop asked during an earlier launch does not carry over
         loggers = FileMetricLogger(directory)
         iterations = _Captured(_grads_and_item if self._accumulation else _iteration,
-                               self._capture, "training iterations", log)
+                               self._capture, "training iterations", log, eager_first=True)
         validation = _Captured(_inference, self._capture, "validation steps", log)
         last = start - 1
         renderer.start(self._artifact_dir_text, start, self._num_epochs, len(train), len(valid))
