@@ -504,6 +504,33 @@ def test_a_host_read_value_guards_the_replay():
     assert step.replayed == 0 and _bits(got, fn(neg, w))
 
 
+def test_a_replay_that_diverges_after_a_random_draw_draws_as_eager_does():
+    """The replay draws dropout's mask, then its guard sees another value and fn runs eagerly:
+    the generator is put back first, so the eager run draws the mask eager draws, and the
+    draws after the call are eager's."""
+    from burn_torch.device import generator
+    drop = nn.DropoutConfig(0.5).init()
+
+    def fn(x, w):
+        h = drop.forward(x @ w)
+        if h.sum().into_scalar() > 1e9:       # a host read: replay re-reads it (a guard)
+            raise AssertionError("unreachable")
+        return [w.grad(h.square().sum().backward())]
+
+    step = capture(fn)
+    CPU.seed(0)
+    step(_const(2, 3), _leaf(3, 4))
+    x, w = _const(2, 3, seed=1), _leaf(3, 4, seed=1)
+    CPU.seed(1)
+    got = step(x, w)                          # the guard sees another sum: eager
+    got_next = Tensor.random([8], "default", CPU).to_torch()
+    CPU.seed(1)
+    want = fn(x, w)
+    want_next = Tensor.random([8], "default", CPU).to_torch()
+    assert step.replayed == 0 and _bits(got, want) and torch.equal(got_next, want_next)
+    assert generator(torch.device("cpu")) in step._plans[next(iter(step._plans))].generators
+
+
 def test_out_of_range_indices_raise_eagers_index_error_on_replay():
     def fn(w, idx):
         return [w.grad(w.select(0, idx).sum().backward())]

@@ -78,7 +78,9 @@ What replay cannot see (as with CUDA graphs):
 
 Errors are eager's: a call that raises while being recorded raises that error and records
 nothing; a replay that fails runs ``fn`` eagerly so the caller sees eager's error. Random
-kernels draw from the generator as eager does. On CUDA, a plan whose inputs are all on one CUDA
+kernels draw from the generator as eager does (a replay that fails part way, a guard having
+seen another value, puts back the generators its random kernels drew from before ``fn`` runs
+eagerly, so the eager run draws what eager draws). On CUDA, a plan whose inputs are all on one CUDA
 device is replayed through ``torch.cuda.CUDAGraph`` when ``cuda_graphs`` is true (outputs are
 copies; falls back to the plain replay when graph capture fails).
 """

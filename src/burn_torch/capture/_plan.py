@@ -28,7 +28,7 @@ from ..optim.grads import GradientsParams
 from ..tensor import Tensor
 from ._inputs import (_VALUES as _PLAIN, is_constant, is_named_tuple, param_id_reader,
                       record_attributes, record_slots, walk)
-from ._optimize import optimize
+from ._optimize import _RANDOM, _name, optimize
 from ._record import Const, Slot, slot_uses
 
 _TorchTensor = torch.Tensor
@@ -310,6 +310,10 @@ class Plan:
         entries, modes = optimize(rec.entries, rec.grad_modes, values, self.n_inputs,
                                   self.out_slots)
         self.entries = entries  # what a replay runs, in order
+        # a replay that fails part way (a guard saw another value) runs fn eagerly: the
+        # generators its random kernels drew from are put back first, so eager draws as if
+        # the replay had not run
+        self.generators = _generators(entries)
         self.kernels = self._kernels(entries, modes, self.n_inputs, self.out_slots)
         self.step = self._kernels(entries, modes, self.n_inputs, self.out_slots, result_lines, ns)
         unpack = [f"{''.join(f'v{s}, ' for s in self.out_slots)}= out"] if self.out_slots else []
@@ -392,6 +396,18 @@ class Plan:
         return fn
 
     def run(self, tensors: list, nodes: list, args: tuple, kwargs: dict):
+        generators = self.generators
+        if not generators:
+            return self._run(tensors, nodes, args, kwargs)
+        states = [g.get_state() for g in generators]
+        try:
+            return self._run(tensors, nodes, args, kwargs)
+        except BaseException:
+            for g, state in zip(generators, states):
+                g.set_state(state)
+            raise
+
+    def _run(self, tensors: list, nodes: list, args: tuple, kwargs: dict):
         ids = None
         if self.read_ids is not None:
             ids = self.read_ids(args, kwargs)
@@ -401,6 +417,27 @@ class Plan:
         if graph is None:
             return self.step(nodes, ids, args, kwargs, *tensors)
         return self.build(graph(tensors), nodes, ids, args, kwargs)
+
+
+def _generators(entries) -> tuple:
+    """The generators the random kernels of ``entries`` draw from: each one given as the
+    ``generator`` argument, torch's default ones (CPU, and each CUDA device's once CUDA is
+    initialised) for a random kernel given none."""
+    found: dict = {}
+    for entry in entries:
+        if entry[0] in ("range", "equal") or not any(r in _name(entry[0]) for r in _RANDOM):
+            continue
+        given = entry[2].get("generator")
+        value = given.value if given.__class__ is Const else None
+        if isinstance(value, torch.Generator):
+            found[id(value)] = value
+            continue
+        defaults = [torch.default_generator]
+        if torch.cuda.is_available() and torch.cuda.is_initialized():
+            defaults += list(torch.cuda.default_generators)
+        for g in defaults:
+            found[id(g)] = g
+    return tuple(found.values())
 
 
 def _dels(last: dict, pos: int, keep: set, new: Sequence) -> list:
