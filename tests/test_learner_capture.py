@@ -106,12 +106,29 @@ def _norm_model():
     return NormClassifier(job.Device.cpu())
 
 
+class HostReadingClassifier(job.Classifier):
+    """A train step that reads its loss on the host: replay re-reads it, sees another value
+    and runs eagerly, every iteration."""
+
+    def train_step(self, batch) -> TrainOutput:
+        item = self.classify(batch)
+        if item.loss.into_scalar() > 1e9:
+            raise AssertionError("unreachable")
+        return TrainOutput(self, item.loss.backward(), item)
+
+
+def _host_reading_model():
+    job.Device.cpu().seed(1)
+    return HostReadingClassifier(job.Device.cpu())
+
+
 @pytest.mark.parametrize("make_learner, reason", [
     (lambda: Learner.new(job.initial_model(), AdaGradConfig().init(), 1e-2), "AdaGrad"),
     (lambda: Learner.new(_norm_model(), AdamConfig().init(), 1e-2), "changed its arguments"),
     (lambda: Learner.new(job.initial_model(), AdamConfig().init(), LinearLrScheduler(1e-2, 1e-3, 100)),
      "learning rate that changes"),
-], ids=["AdaGrad", "BatchNorm", "schedule"])
+    (lambda: Learner.new(_host_reading_model(), AdamConfig().init(), 1e-2), "read a value on the host"),
+], ids=["AdaGrad", "BatchNorm", "schedule", "host read"])
 def test_an_iteration_that_cannot_be_captured_falls_back_to_eager_and_says_why_once(
         tmp_path, make_learner, reason):
     captured, _ = runs_equal(tmp_path, make_learner)

@@ -30,8 +30,9 @@ state, the learning rate...) and bit-equal to eager: same weights, optimizer sta
 checkpoints. With ``grads_accumulation`` only ``train_step`` is captured. The first training
 iteration (validation step) that cannot be captured (an optimizer rule that is not capturable
 such as AdaGrad, a model that changes its own state in training such as ``BatchNorm``'s
-running statistics, a batch holding an object written in C...), or recordings outnumbering
-replays past 8 (a learning rate that changes on every iteration), turns capture off for the
+running statistics, a batch holding an object written in C...), or recordings (or replays
+that saw another host-read value and ran eagerly) outnumbering replays past 8 (a learning rate
+that changes on every iteration, a branch on ``loss.into_scalar()``), turns capture off for the
 training iterations (validation steps) of the rest of the launch; the reason is written once
 to ``experiment.log``.
 """
@@ -119,12 +120,14 @@ class _Captured:
     call that cannot (the reason written once to ``log``). Calling it returns what ``fn``
     returns and raises what ``fn`` raises."""
 
-    RECORDINGS = 8   # a run that recorded more than this and more often than it replayed...
+    RECORDINGS = 8   # recordings (or replays that diverged) beyond this and beyond the replays
+                     # turn capture off
 
     def __init__(self, fn, enabled: bool, what: str, log: ExperimentLog, eager_first: bool = False) -> None:
         self.fn, self.what, self.log = fn, what, log
         self.step = capture_step(fn) if enabled else None
         self.replaying = False
+        self.calls = 0      # calls through the captured step
         # the first training iteration creates the optimizer's state: its plan would never
         # serve again, so it runs eagerly without being recorded
         self.eager_first = eager_first
@@ -135,11 +138,17 @@ class _Captured:
             self.eager_first = False
             return self.fn(*args)
         result = step(*args)
+        self.calls += 1
         reason = step.eager_reason
+        diverged = self.calls - step.replayed - step.recorded   # replays that ran eagerly
         if reason is None and step.recorded > max(self.RECORDINGS, step.replayed):
-            reason = (f"{step.recorded} of {step.recorded + step.replayed} calls recorded a new "
-                      "plan (a learning rate that changes on every iteration, or batches of "
-                      "changing shapes): recording costs more than replay saves")
+            reason = (f"{step.recorded} of {self.calls} calls recorded a new plan (a learning "
+                      "rate that changes on every iteration, or batches of changing shapes): "
+                      "recording costs more than replay saves")
+        elif reason is None and diverged > max(self.RECORDINGS, step.replayed):
+            reason = (f"{diverged} of {self.calls} replays read a value on the host (item(), "
+                      "float(), a branch on a tensor) that differed from the recording's, and "
+                      "ran eagerly: replay costs more than it saves")
         if reason is not None:
             self.log.info(f"{self.what} run eagerly from now on: {reason}")
             self.step = None
