@@ -143,8 +143,8 @@ class _Captured:
         diverged = self.calls - step.replayed - step.recorded   # replays that ran eagerly
         if reason is None and step.recorded > max(self.RECORDINGS, step.replayed):
             reason = (f"{step.recorded} of {self.calls} calls recorded a new plan (a learning "
-                      "rate that changes on every iteration, or batches of changing shapes): "
-                      "recording costs more than replay saves")
+                      "rate that changes on every iteration, batches of changing shapes or "
+                      "holding other non-tensor values): recording costs more than replay saves")
         elif reason is None and diverged > max(self.RECORDINGS, step.replayed):
             reason = (f"{diverged} of {self.calls} replays read a value on the host (item(), "
                       "float(), a branch on a tensor) that differed from the recording's, and "
