@@ -4,6 +4,7 @@ with its reason written once to ``experiment.log`` when an iteration cannot be c
 every iteration eagerly with ``capture(False)``, and resumes from a checkpoint captured."""
 from __future__ import annotations
 
+import dataclasses
 import io
 import sys
 from pathlib import Path
@@ -232,3 +233,44 @@ def test_captured_gradient_accumulation_equals_eager_accumulation(tmp_path):
         ends[capture] = (weights(result.model), optimizer_state(result.model, learner.optimizer))
     assert same(ends[True], ends[False])
     assert any(REPLAYING in line for line in log_lines(tmp_path / "True"))
+
+
+@dataclasses.dataclass(frozen=True)
+class FrozenBatch:
+    inputs: object
+    targets: object
+
+
+class TupleBatcher(job.PairBatcher):
+    """Batches as ``(inputs, targets)`` tuples, or as ``FrozenBatch`` dataclasses."""
+
+    def __init__(self, kind: type) -> None:
+        self.kind = kind
+
+    def batch(self, items, device):
+        b = super().batch(items, device)
+        return (b.inputs, b.targets) if self.kind is tuple else FrozenBatch(b.inputs, b.targets)
+
+
+class AnyBatchClassifier(job.Classifier):
+    def classify(self, batch):
+        if isinstance(batch, tuple):
+            batch = job.Batch(*batch)
+        return super().classify(batch)
+
+
+@pytest.mark.parametrize("kind", [tuple, FrozenBatch])
+def test_tuple_and_dataclass_batches_are_captured_bit_equal(tmp_path, kind):
+    train, valid = job.datasets()
+    builder = DataLoaderBuilder(TupleBatcher(kind)).batch_size(16)
+    ends = {}
+    for capture in (True, False):
+        training = (SupervisedTraining.new(tmp_path / str(capture), builder.shuffle(3).build(train),
+                                           builder.build(valid)).num_epochs(2))
+        job.Device.cpu().seed(1)
+        learner = Learner.new(AnyBatchClassifier(job.Device.cpu()), AdamConfig().init(), 1e-2)
+        result = quiet(training.capture(capture)).launch(learner)
+        ends[capture] = (weights(result.model), optimizer_state(result.model, learner.optimizer))
+    assert same(ends[True], ends[False])
+    lines = log_lines(tmp_path / "True")
+    assert sum(REPLAYING in line for line in lines) == 1 and not any(EAGER in line for line in lines)
