@@ -1,8 +1,11 @@
 """``burn_torch.capture``: a recorded step replays bit-equal to eager on the benchmark models,
 records again whenever the key changes (never a stale plan), raises eager's errors, guards host
 reads, and reports divergence of hidden control flow when asked to check."""
+import dataclasses
+import functools
 import pathlib
 import sys
+from typing import NamedTuple
 
 import pytest
 import torch
@@ -223,16 +226,83 @@ def test_passing_one_tensor_twice_records_again():
     assert step.plans == 2 and step.replayed == 0 and _bits(got, fn(x, x, w))
 
 
-def test_a_call_with_an_object_argument_runs_eagerly():
-    class Holder:
-        def __init__(self, w):
-            self.w = w
-    fn = lambda x, h: [h.w.grad((x @ h.w).sum().backward())]  # noqa: E731
+class _Holder:
+    def __init__(self, w, x):
+        self.w, self.x = w, x
+
+
+class _Slotted:
+    __slots__ = ("w", "x")
+
+    def __init__(self, w, x):
+        self.w, self.x = w, x
+
+
+@dataclasses.dataclass
+class _Pair:
+    w: Tensor
+    x: Tensor
+
+
+@dataclasses.dataclass(frozen=True)
+class _FrozenPair:
+    w: Tensor
+    x: Tensor
+
+
+class _Named(NamedTuple):
+    w: Tensor
+    x: Tensor
+
+
+@pytest.mark.parametrize("record", [_Holder, _Slotted, _Pair, _FrozenPair, _Named])
+def test_a_record_argument_replays_bit_equal(record):
+    """An object of a class written in Python (a batch) is walked by its attributes: its
+    tensors are inputs, so a new object with new values replays (a frozen dataclass holding
+    tensors included: it is no constant)."""
+    fn = lambda h: [h.w.grad((h.x @ h.w).sum().backward())]  # noqa: E731
+    _replays_bit_equal(fn, lambda seed: (record(_leaf(3, 4, seed=seed), _const(2, 3, seed=seed)),))
+
+
+def test_a_record_with_other_attributes_records_again():
+    step = capture(lambda h: [h.w.grad((h.x @ h.w).sum().backward())])
+    step(_Holder(_leaf(3, 4), _const(2, 3)))
+    other = _Holder(_leaf(3, 4, seed=1), _const(2, 3, seed=1))
+    other.extra = 1
+    step(other)
+    assert step.plans == 2 and step.replayed == 0
+
+
+@pytest.mark.parametrize("record", [_Holder, _Slotted, _Pair, _FrozenPair, _Named])
+def test_a_record_result_is_a_new_record_of_the_replays_tensors(record):
+    def fn(x, w):
+        grads = (x @ w).sum().backward()
+        return record(w.grad(grads), (x * 2.0).sum_dim(1))
+
+    step = capture(fn)
+    step(_const(2, 3), _leaf(3, 4))
+    x, w = _const(2, 3, seed=1), _leaf(3, 4, seed=1)
+    first, second = step(x, w), step(x, w)
+    want = fn(x, w)
+    assert step.eager_reason is None and step.replayed == 2, step.eager_reason
+    assert type(first) is record and first is not second
+    assert _bits([first.w, first.x], [want.w, want.x])
+
+
+def test_arguments_a_plan_cannot_see_through_run_eagerly():
+    """A C object (its state is not in attributes) and burn_torch's Gradients container
+    (keyed by node ids) are not records: such a call runs eagerly."""
+    fn = lambda x, h: [h.keywords["w"].grad((x @ h.keywords["w"]).sum().backward())]  # noqa: E731
     step = capture(fn)
     for seed in range(2):
-        x, h = _const(2, 3, seed=seed), Holder(_leaf(3, 4, seed=seed))
+        x, h = _const(2, 3, seed=seed), functools.partial(print, w=_leaf(3, 4, seed=seed))
         assert _bits(step(x, h), fn(x, h))
-    assert step.plans == 0 and step.replayed == 0
+    assert step.plans == 0 and step.replayed == 0 and "partial" in step.eager_reason
+    w = _leaf(3, 4)
+    grads = (_const(2, 3) @ w).sum().backward()
+    step = capture(lambda g, w: [w.grad(g)])
+    step(grads, w)
+    assert step.plans == 0 and "Gradients" in step.eager_reason
 
 
 def test_a_leaf_not_passed_as_argument_makes_the_step_eager():
@@ -432,6 +502,33 @@ def test_a_host_read_value_guards_the_replay():
     w = _leaf(3, 4, seed=2)
     got = step(neg, w)                       # the guard sees another value: eager
     assert step.replayed == 0 and _bits(got, fn(neg, w))
+
+
+def test_a_replay_that_diverges_after_a_random_draw_draws_as_eager_does():
+    """The replay draws dropout's mask, then its guard sees another value and fn runs eagerly:
+    the generator is put back first, so the eager run draws the mask eager draws, and the
+    draws after the call are eager's."""
+    from burn_torch.device import generator
+    drop = nn.DropoutConfig(0.5).init()
+
+    def fn(x, w):
+        h = drop.forward(x @ w)
+        if h.sum().into_scalar() > 1e9:       # a host read: replay re-reads it (a guard)
+            raise AssertionError("unreachable")
+        return [w.grad(h.square().sum().backward())]
+
+    step = capture(fn)
+    CPU.seed(0)
+    step(_const(2, 3), _leaf(3, 4))
+    x, w = _const(2, 3, seed=1), _leaf(3, 4, seed=1)
+    CPU.seed(1)
+    got = step(x, w)                          # the guard sees another sum: eager
+    got_next = Tensor.random([8], "default", CPU).to_torch()
+    CPU.seed(1)
+    want = fn(x, w)
+    want_next = Tensor.random([8], "default", CPU).to_torch()
+    assert step.replayed == 0 and _bits(got, want) and torch.equal(got_next, want_next)
+    assert generator(torch.device("cpu")) in step._plans[next(iter(step._plans))].generators
 
 
 def test_out_of_range_indices_raise_eagers_index_error_on_replay():

@@ -90,7 +90,7 @@ def test_mypy_finds_no_error_in_the_examples_and_the_documentation_snippets(mypy
     assert status == 0, out
 
 
-SRC_ERRORS_AT_MOST = 9  # issue 29: under 50; 9 left, each listed with its reason in the closing note
+SRC_ERRORS_AT_MOST = 8  # issue 29: under 50; 9 left, each listed with its reason in the closing note; issue 33: 8 (capture._plan._module typed)
 
 
 @needs_mypy

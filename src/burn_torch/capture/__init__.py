@@ -41,8 +41,17 @@ What replay cannot see (as with CUDA graphs):
   structure and other fields (numbers, strings, enums, configs, training flags, devices) part
   of the key, so ``grads_of(model, x, y)`` replays for every model an optimizer returns (same
   structure, new weights), and records again for a model of another shape or in another
-  training state. A module holding another kind of object, and arguments such as a
-  ``Gradients`` container, run eagerly.
+  training state.
+- **Records**, objects of classes written in Python (a batch class, a dataclass, a class with
+  ``__slots__``, a named tuple), are arguments and results like containers: an argument's
+  attributes (``__dict__``, then slots) are walked as a module's are, its class and attribute
+  names part of the key, so a new batch of the same shapes replays; a record ``fn`` returns is
+  rebuilt as a new object of its class (no ``__init__`` runs) around the replay's tensors.
+  Records compare by their attributes, not their identity. burn_torch's own classes are
+  records only where they say so (``ClassificationOutput``, ``RegressionOutput``); a frozen
+  dataclass holding no tensor is a constant. Objects of C classes (their state is not in
+  attributes: ``functools.partial``, a lock, a function), arguments such as a ``Gradients``
+  container, and modules or records holding them run eagerly.
 - **Optimizers** (a ``ModuleOptimizer`` of Adam, AdamW, Sgd or RmsProp) are arguments too, so
   a whole training iteration replays, ``model = optimizer.step(lr, model, grads)`` included:
   the rule's class and settings, the gradient clipping, the ParamIds of the arguments' Params
@@ -69,7 +78,9 @@ What replay cannot see (as with CUDA graphs):
 
 Errors are eager's: a call that raises while being recorded raises that error and records
 nothing; a replay that fails runs ``fn`` eagerly so the caller sees eager's error. Random
-kernels draw from the generator as eager does. On CUDA, a plan whose inputs are all on one CUDA
+kernels draw from the generator as eager does (a replay that fails part way, a guard having
+seen another value, puts back the generators its random kernels drew from before ``fn`` runs
+eagerly, so the eager run draws what eager draws). On CUDA, a plan whose inputs are all on one CUDA
 device is replayed through ``torch.cuda.CUDAGraph`` when ``cuda_graphs`` is true (outputs are
 copies; falls back to the plain replay when graph capture fails).
 """
@@ -110,7 +121,9 @@ class CapturedStep:
     """The callable [`capture`][burn_torch.capture.capture] returns. ``plans``: how many plans it
     holds; ``eager_reason``: why the last recorded key is not replayed (None when it is), or
     why the last call with arguments a plan cannot stand for (an optimizer whose rule has no
-    capturable step...) ran eagerly; ``replayed``: how many calls a plan answered."""
+    capturable step...) ran eagerly; ``replayed``: how many calls a plan answered;
+    ``recorded``: how many calls were recorded (eager runs that made a plan or found the
+    reason not to)."""
 
     def __init__(self, fn: Callable, check_every: int | None, on_divergence: str,
                  cuda_graphs: bool, max_plans: int) -> None:
@@ -132,6 +145,7 @@ class CapturedStep:
         self._last: tuple | None = None  # (guard, plan, key) of the plan used last
         self._replays = 0
         self.replayed = 0
+        self.recorded = 0
         self.eager_reason: str | None = None
         self.__wrapped__ = fn
 
@@ -224,6 +238,7 @@ class CapturedStep:
     def _record(self, key, args, kwargs, tensors, nodes, optimizers):
         guard = compile_guard(args, kwargs, key[2])   # before fn runs (it may mutate them)
         result, plan = self._recording(args, kwargs, key[0], tensors, nodes, optimizers)
+        self.recorded += 1
         self._store(key, plan, guard)
         return result
 

@@ -17,7 +17,6 @@ lookup.
 """
 from __future__ import annotations
 
-import enum
 from operator import attrgetter
 from typing import Callable
 
@@ -32,7 +31,8 @@ from ..ops import tuning as _tuning
 from ..tensor import Tensor
 from ..optim.base import ModuleOptimizer
 from ..optim.flat import FlatStates
-from ._inputs import _VALUES, settings, value_object, walk
+from ._inputs import (is_constant, is_named_tuple, record_attributes, record_slots, settings,
+                      walk)
 
 _deterministic = torch.are_deterministic_algorithms_enabled
 
@@ -84,7 +84,7 @@ class _Builder:
             self.tensor(value)
         elif isinstance(value, _TorchTensor):
             self.torch_tensor(name, value)
-        elif cls is tuple or cls is list:
+        elif cls is tuple or cls is list or is_named_tuple(cls):
             self.lines.append(f"if {name}.__class__ is not {self.const(cls)}: return None")
             if value and all(v.__class__ is Tensor for v in value):
                 self.lines.append(f"if len({name}) != {len(value)}: return None")
@@ -102,7 +102,7 @@ class _Builder:
         elif cls is dict:
             self.lines.append(f"if {name}.__class__ is not dict: return None")
             self.items(name, value)
-        elif cls in _VALUES or isinstance(value, enum.Enum) or value_object(cls):
+        elif is_constant(value):
             self.check(f"{name}.__class__", cls)
             self.check(name, value)
         elif cls is Param:
@@ -122,6 +122,21 @@ class _Builder:
             self.items(f"{name}.__dict__", value.__dict__)
         elif cls is ModuleOptimizer:
             self.optimizer(name, value)
+        elif record_slots(cls) is not None:   # a record: its attributes, as flatten keys them
+            self.lines.append(f"if {name}.__class__ is not {self.const(cls)}: return None")
+            attributes = list(record_attributes(value))
+            state = getattr(value, "__dict__", None)
+            if state.__class__ is dict:
+                self.items(f"{name}.__dict__", state)
+            elif any(in_dict for in_dict, _, _ in attributes):
+                raise _NoGuard(f"a {cls.__name__} with a __dict__ that is not a dict")
+            slots = [(k, v) for in_dict, k, v in attributes if not in_dict]
+            if len(slots) != len(record_slots(cls) or ()):
+                raise _NoGuard(f"a {cls.__name__} with unset slots")
+            for k, v in slots:
+                part = self.local()
+                self.lines.append(f"{part} = {name}.{k}")
+                self.walk(part, v)
         else:
             raise _NoGuard(cls.__name__)
 

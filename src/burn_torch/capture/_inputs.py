@@ -1,12 +1,18 @@
 """The inputs of a captured call: which values are tensors, and the key that says whether a
 recorded plan fits them.
 
-A call's arguments are walked: tuples, lists and dicts are entered, and so are Modules (their
-attributes, in order: a parameter's tensor and trainability, a training flag's state, sub-modules
-and containers); public Tensors and torch tensors are inputs; plain values — None, numbers,
-strings, enums, dtypes, torch and burn_torch devices, frozen dataclasses such as configs and
-padding — are constants that must compare equal; any other object (a Gradients container, an
-optimizer, a module holding an arbitrary object) makes the call eager. The key holds, per
+A call's arguments are walked: tuples, lists, dicts and named tuples are entered, and so are
+Modules (their attributes, in order: a parameter's tensor and trainability, a training flag's
+state, sub-modules and containers) and *records* — instances of classes written in Python (every
+class of the MRO but ``object`` defined in Python, so that the instance's ``__dict__`` and
+``__slots__`` are all its state), such as a batch or a dataclass holding tensors, walked by
+their attributes (burn_torch's own classes only when they declare ``_capture_record``: its
+containers keyed by node or parameter ids are not records); public Tensors and torch tensors
+are inputs; plain values — None, numbers, strings, enums, dtypes, torch and burn_torch devices,
+frozen dataclasses holding no tensor such as configs and padding — are constants that must
+compare equal; any other object (a Gradients container, an instance of a class written in C
+such as ``functools.partial``, a function) makes the call eager. An optimizer is keyed by its
+rule and settings and its state walked after the arguments (``optimizer_states``). The key holds, per
 input tensor, its shape, strides, dtype, device, autodiff strategy and graph role (untracked,
 or a gradient-retaining leaf), plus which inputs are the same object, plus the structure and the
 constants; two calls with equal keys run the same kernels on the same kinds of values (as long
@@ -16,7 +22,8 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-from typing import Callable, Iterator
+from types import FunctionType
+from typing import Callable, Iterator, Optional
 
 import torch
 
@@ -30,6 +37,99 @@ from ..tensor import Tensor
 _TorchTensor = torch.Tensor
 _VALUES = frozenset({type(None), bool, int, float, complex, str, bytes, slice, torch.dtype,
                      torch.device, torch.Size})
+
+
+_HEAP_TYPE = 1 << 9     # Py_TPFLAGS_HEAPTYPE: a class made by a class statement (not written in C)
+_ABSENT = ("absent slot",)   # the key of a record's slot that is not set
+_layouts: dict[type, Optional[tuple]] = {}
+
+
+def record_slots(cls: type) -> tuple | None:
+    """The slot attributes (names as stored, private names mangled) of a *record* class, whose
+    instances ``flatten`` walks by their attributes (their ``__dict__``, then their slots), or
+    None when ``cls`` is no record class: a class with a base written in C (``object`` aside),
+    a named tuple (walked as a tuple), or a class of burn_torch's own without a true
+    ``_capture_record`` attribute. Cached per class."""
+    slots = _layouts.get(cls, _ABSENT)
+    if slots is _ABSENT:
+        slots = _layouts[cls] = _record_slots(cls)
+    return slots
+
+
+def _record_slots(cls: type) -> tuple | None:
+    mro = cls.__mro__
+    if len(mro) < 2 or mro[-1] is not object or not all(map(_written_in_python, mro[:-1])):
+        return None
+    if (cls.__module__ or "").split(".")[0] == "burn_torch" and not cls.__dict__.get("_capture_record"):
+        return None
+    slots = []
+    for k in reversed(mro[:-1]):
+        names = k.__dict__.get("__slots__", ())
+        for name in (names,) if isinstance(names, str) else names:
+            if name in ("__dict__", "__weakref__"):
+                continue
+            if name.startswith("__") and not name.endswith("__"):
+                name = f"_{k.__name__.lstrip('_')}{name}"
+            slots.append(name)
+    return tuple(slots)
+
+
+def _written_in_python(cls: type) -> bool:
+    """Whether ``cls`` was made by a class statement: a heap type whose ``__new__`` and
+    ``__init__``, where it defines them, are Python functions (a C extension's heap type, such
+    as ``functools.partial``, defines them in C and keeps its state out of its attributes)."""
+    if not cls.__flags__ & _HEAP_TYPE:
+        return False
+    for name in ("__new__", "__init__"):
+        method = cls.__dict__.get(name)
+        if method is not None and not isinstance(getattr(method, "__func__", method), FunctionType):
+            return False
+    return True
+
+
+def is_named_tuple(cls: type) -> bool:
+    """Whether ``cls`` is a named tuple class (``collections.namedtuple``, ``typing.NamedTuple``)."""
+    return issubclass(cls, tuple) and cls is not tuple and hasattr(cls, "_fields") and hasattr(cls, "_make")
+
+
+def record_attributes(value) -> Iterator[tuple[bool, str, object]]:
+    """``(in_dict, name, attribute)`` for every attribute of record ``value`` in walk order: its
+    ``__dict__``'s items, then its set slots (``record_slots``)."""
+    state = getattr(value, "__dict__", None)
+    if state.__class__ is dict:
+        for k, v in state.items():
+            yield True, k, v
+    for name in record_slots(value.__class__) or ():
+        v = getattr(value, name, _ABSENT)
+        if v is not _ABSENT:
+            yield False, name, v
+
+
+def is_constant(value) -> bool:
+    """Whether ``value`` is a plain value of the key (compared by equality): None, a number, a
+    string, an enum, a dtype, a device, or a frozen dataclass holding no tensor."""
+    cls = value.__class__
+    if cls in _VALUES or isinstance(value, enum.Enum):
+        return True
+    return value_object(cls) and not _holds_tensor(value)
+
+
+def _holds_tensor(value, depth: int = 0) -> bool:
+    """Whether a dataclass or container ``value`` holds a tensor (public or torch), a few levels
+    deep."""
+    cls = value.__class__
+    if cls is Tensor or isinstance(value, _TorchTensor):
+        return True
+    if depth > 8:
+        return False
+    if cls is dict:
+        return any(_holds_tensor(v, depth + 1) for v in value.values())
+    if isinstance(value, (tuple, list)):
+        return any(_holds_tensor(v, depth + 1) for v in value)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return any(_holds_tensor(getattr(value, f.name, None), depth + 1)
+                   for f in dataclasses.fields(value))
+    return False
 
 
 # keys of ``flatten``'s ``ids`` besides storages' ids: the optimizers met, the Params' ParamIds
@@ -97,7 +197,7 @@ def flatten(args, tensors: list, nodes: list, ids: dict) -> tuple:
             return (cls, *[(k, flatten(v, tensors, nodes, ids)) for k, v in state.items()])
         except RecursionError:
             raise NotReplayable(f"a {cls.__name__} that contains itself") from None
-    if value_object(cls):
+    if value_object(cls) and not _holds_tensor(args):
         try:
             hash(args)
         except TypeError:
@@ -105,10 +205,19 @@ def flatten(args, tensors: list, nodes: list, ids: dict) -> tuple:
         return (cls, args)
     if cls is ModuleOptimizer:
         return _optimizer(args, tensors, nodes, ids)
-    # other objects (a Gradients container) would key by identity: a new one every step would
-    # record every call; they run eagerly
+    if is_named_tuple(cls):
+        return (cls, *[flatten(a, tensors, nodes, ids) for a in args])
+    if record_slots(cls) is not None:
+        try:
+            return (cls, *[(in_dict, k, flatten(v, tensors, nodes, ids))
+                           for in_dict, k, v in record_attributes(args)])
+        except RecursionError:
+            raise NotReplayable(f"a {cls.__name__} that contains itself") from None
+    # other objects (a Gradients container, a C object whose state flatten cannot see) would
+    # key by identity: a new one every step would record every call; they run eagerly
     raise NotReplayable(f"an argument of type {cls.__name__} is not a tensor, a module, an "
-                        "optimizer or a plain value")
+                        "optimizer, a record (an object of a class written in Python) or a "
+                        "plain value")
 
 
 def _optimizer(opt: ModuleOptimizer, tensors: list, nodes: list, ids: dict) -> tuple:
@@ -182,7 +291,8 @@ def value_object(cls: type) -> bool:
 
 def walk(args, kwargs, const: Callable[[object], str]) -> Iterator[tuple[str, object]]:
     """``(expression, value)`` for every value of a call's arguments walked as ``flatten`` walks
-    them (tuples, lists, dicts, modules' attributes, a Param and its tensor), in walk order: the
+    them (tuples, lists, dicts, named tuples, modules' and records' attributes, a Param and its
+    tensor), in walk order: the
     expression reads that value from another call's ``args`` and ``kwargs`` with the same key
     (``const(key)`` names a dict key or attribute name as a constant of the generated code)."""
     stack = [("kwargs", kwargs), ("args", args)]
@@ -199,6 +309,13 @@ def walk(args, kwargs, const: Callable[[object], str]) -> Iterator[tuple[str, ob
         elif isinstance(value, Module):
             stack.extend(reversed([(f"{expr}.__dict__[{const(k)}]", v)
                                    for k, v in value.__dict__.items()]))
+        elif is_constant(value):
+            continue
+        elif is_named_tuple(cls):
+            stack.extend(reversed([(f"{expr}[{i}]", v) for i, v in enumerate(value)]))
+        elif record_slots(cls) is not None:
+            stack.extend(reversed([(f"{expr}.__dict__[{const(k)}]" if in_dict else f"{expr}.{k}", v)
+                                   for in_dict, k, v in record_attributes(value)]))
 
 
 def param_id_reader(args, kwargs) -> tuple:

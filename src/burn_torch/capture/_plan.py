@@ -14,8 +14,7 @@ the two halves.
 from __future__ import annotations
 
 import copyreg
-import enum
-from typing import Sequence
+from typing import Any, Sequence
 
 import torch
 from torch.utils._pytree import tree_flatten
@@ -27,8 +26,9 @@ from ..module.param import Param
 from ..optim.flat import FlatStates
 from ..optim.grads import GradientsParams
 from ..tensor import Tensor
-from ._inputs import _VALUES as _PLAIN, param_id_reader, value_object, walk
-from ._optimize import optimize
+from ._inputs import (_VALUES as _PLAIN, is_constant, is_named_tuple, param_id_reader,
+                      record_attributes, record_slots, walk)
+from ._optimize import _RANDOM, _name, optimize
 from ._record import Const, Slot, slot_uses
 
 _TorchTensor = torch.Tensor
@@ -54,10 +54,22 @@ def _gradients_params(grads: dict) -> GradientsParams:
     return out
 
 
-def _module(cls: type, attributes: dict) -> Module:
+def _module(cls: type[Module], attributes: dict) -> Module:
     """A ``cls`` module holding ``attributes``, made as ``Module.map`` copies one."""
     new = cls.__new__(cls)
     new.__dict__.update(attributes)
+    return new
+
+
+def _record(cls: type, attributes: dict, slots: dict) -> object:
+    """A new ``cls`` record (see ``_inputs.record_slots``) holding ``attributes`` in its
+    ``__dict__`` and ``slots`` in its slots, made as ``copy.copy`` makes one (no ``__init__``;
+    a frozen dataclass's ``__setattr__`` is bypassed)."""
+    new: Any = object.__new__(cls)
+    if attributes:
+        new.__dict__.update(attributes)
+    for name, value in slots.items():
+        object.__setattr__(new, name, value)
     return new
 
 
@@ -203,8 +215,17 @@ class ResultTemplate:
             return (f"_module({self.src.const(cls)}, {{"
                     + ", ".join(f"{self.src.const(k)}: {self.expr(v)}"
                                 for k, v in value.__dict__.items()) + "})")
-        if isinstance(value, enum.Enum) or value_object(cls):
+        if is_constant(value):
             return self.src.const(value)
+        if is_named_tuple(cls):
+            return (f"{self.src.const(cls._make)}(("
+                    + "".join(self.expr(x) + ", " for x in value) + "))")
+        if record_slots(cls) is not None:   # a record made by the call: a new one, as eager's
+            items: dict = {True: [], False: []}
+            for in_dict, k, v in record_attributes(value):
+                items[in_dict].append(f"{self.src.const(k)}: {self.expr(v)}")
+            return (f"_record({self.src.const(cls)}, {{{', '.join(items[True])}}}, "
+                    f"{{{', '.join(items[False])}}})")
         raise Unreplayable(f"the result holds a {cls.__name__}, which replay cannot rebuild")
 
     def ids(self) -> dict:
@@ -282,13 +303,17 @@ class Plan:
         result_lines = [*template.lines, *rebind, f"return {body}"]
         ns = {"_new": Tensor.__new__, "_Tensor": Tensor, "_Gradients": Gradients,
               "_gradients_params": _gradients_params, "_consumed": _consumed,
-              "_new_leaf": new_leaf, "_param": Param._make, "_module": _module,
+              "_new_leaf": new_leaf, "_param": Param._make, "_module": _module, "_record": _record,
               "_FlatStates": FlatStates}
         ns.update(template.src.consts)
         values = {rec.slot_of[id(t)]: t for t in rec.keep if id(t) in rec.slot_of}
         entries, modes = optimize(rec.entries, rec.grad_modes, values, self.n_inputs,
                                   self.out_slots)
         self.entries = entries  # what a replay runs, in order
+        # a replay that fails part way (a guard saw another value) runs fn eagerly: the
+        # generators its random kernels drew from are put back first, so eager draws as if
+        # the replay had not run
+        self.generators = _generators(entries)
         self.kernels = self._kernels(entries, modes, self.n_inputs, self.out_slots)
         self.step = self._kernels(entries, modes, self.n_inputs, self.out_slots, result_lines, ns)
         unpack = [f"{''.join(f'v{s}, ' for s in self.out_slots)}= out"] if self.out_slots else []
@@ -371,6 +396,18 @@ class Plan:
         return fn
 
     def run(self, tensors: list, nodes: list, args: tuple, kwargs: dict):
+        generators = self.generators
+        if not generators:
+            return self._run(tensors, nodes, args, kwargs)
+        states = [g.get_state() for g in generators]
+        try:
+            return self._run(tensors, nodes, args, kwargs)
+        except BaseException:
+            for g, state in zip(generators, states):
+                g.set_state(state)
+            raise
+
+    def _run(self, tensors: list, nodes: list, args: tuple, kwargs: dict):
         ids = None
         if self.read_ids is not None:
             ids = self.read_ids(args, kwargs)
@@ -380,6 +417,27 @@ class Plan:
         if graph is None:
             return self.step(nodes, ids, args, kwargs, *tensors)
         return self.build(graph(tensors), nodes, ids, args, kwargs)
+
+
+def _generators(entries) -> tuple:
+    """The generators the random kernels of ``entries`` draw from: each one given as the
+    ``generator`` argument, torch's default ones (CPU, and each CUDA device's once CUDA is
+    initialised) for a random kernel given none."""
+    found: dict = {}
+    for entry in entries:
+        if entry[0] in ("range", "equal") or not any(r in _name(entry[0]) for r in _RANDOM):
+            continue
+        given = entry[2].get("generator")
+        value = given.value if given.__class__ is Const else None
+        if isinstance(value, torch.Generator):
+            found[id(value)] = value
+            continue
+        defaults = [torch.default_generator]
+        if torch.cuda.is_available() and torch.cuda.is_initialized():
+            defaults += list(torch.cuda.default_generators)
+        for g in defaults:
+            found[id(g)] = g
+    return tuple(found.values())
 
 
 def _dels(last: dict, pos: int, keep: set, new: Sequence) -> list:

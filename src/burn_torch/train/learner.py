@@ -20,6 +20,21 @@ check. Metric entries go to their logs by the epoch (see ``.logger``). The rando
 epoch, so a run resumed with ``.checkpoint(n)`` (a stopped or killed run) trains epochs
 ``n+1..`` exactly as the uninterrupted run: same batches, same dropout masks, same weights, to
 the bit with a full-precision recorder (``CompactRecorder`` rounds the checkpoint to f16).
+
+Training iterations and validation steps run *captured* by default (``.capture(False)`` turns
+it off): each iteration's ``model.train_step(batch)`` and optimizer step are one function
+passed through [`burn_torch.capture`][burn_torch.capture.capture], and so is each validation
+``inference_step`` — recorded on the first calls, then replayed as the torch kernels they ran,
+guarded by the arguments' key (shapes, dtypes, the model's structure, the optimizer's rule and
+state, the learning rate...) and bit-equal to eager: same weights, optimizer state, metrics and
+checkpoints. With ``grads_accumulation`` only ``train_step`` is captured. The first training
+iteration (validation step) that cannot be captured (an optimizer rule that is not capturable
+such as AdaGrad, a model that changes its own state in training such as ``BatchNorm``'s
+running statistics, a batch holding an object written in C...), or recordings (or replays
+that saw another host-read value and ran eagerly) outnumbering replays past 8 (a learning rate
+that changes on every iteration, a branch on ``loss.into_scalar()``), turns capture off for the
+training iterations (validation steps) of the rest of the launch; the reason is written once
+to ``experiment.log``.
 """
 from __future__ import annotations
 
@@ -32,6 +47,7 @@ from typing import Mapping, NamedTuple
 
 import torch
 
+from ..capture import capture as capture_step
 from ..data.dataloader import DataLoader, epoch_seed
 from ..module import Module
 from ..optim import GradientsAccumulator
@@ -69,6 +85,78 @@ class Learner:
     @classmethod
     def new(cls, model: Module, optimizer: ModuleOptimizer, lr_scheduler: "LrScheduler | float") -> "Learner":
         return cls(model, optimizer, lr_scheduler)
+
+
+def _train_output(model: Module, batch) -> TrainOutput:
+    """``model.train_step(batch)``; raises TypeError when it is not a TrainOutput."""
+    output = model.train_step(batch)  # type: ignore[attr-defined]
+    if not isinstance(output, TrainOutput):
+        raise TypeError(f"train_step must return a TrainOutput, got {type(output).__name__}")
+    return output
+
+
+def _iteration(model: Module, optimizer: ModuleOptimizer, lr: float, batch) -> tuple:
+    """One training iteration without accumulation (the function the Learner captures):
+    returns the stepped model and the train step's item."""
+    output = _train_output(model, batch)
+    return optimizer.step(lr, model, output.grads), output.item
+
+
+def _grads_and_item(model: Module, batch) -> tuple:
+    """One train step (the function the Learner captures with gradient accumulation): returns
+    its GradientsParams and its item."""
+    output = _train_output(model, batch)
+    return output.grads, output.item
+
+
+def _inference(model: Module, batch):
+    """One validation step (the function the Learner captures): ``model.inference_step(batch)``."""
+    return model.inference_step(batch)  # type: ignore[attr-defined]
+
+
+class _Captured:
+    """The steps of one kind (``what``: "training iterations", "validation steps") of one
+    launch: ``fn`` through ``burn_torch.capture`` while they can be, eagerly from the first
+    call that cannot (the reason written once to ``log``). Calling it returns what ``fn``
+    returns and raises what ``fn`` raises."""
+
+    RECORDINGS = 8   # recordings (or replays that diverged) beyond this and beyond the replays
+                     # turn capture off
+
+    def __init__(self, fn, enabled: bool, what: str, log: ExperimentLog, eager_first: bool = False) -> None:
+        self.fn, self.what, self.log = fn, what, log
+        self.step = capture_step(fn) if enabled else None
+        self.replaying = False
+        self.calls = 0      # calls through the captured step
+        # the first training iteration creates the optimizer's state: its plan would never
+        # serve again, so it runs eagerly without being recorded
+        self.eager_first = eager_first
+
+    def __call__(self, *args):
+        step = self.step
+        if step is None or self.eager_first:
+            self.eager_first = False
+            return self.fn(*args)
+        result = step(*args)
+        self.calls += 1
+        reason = step.eager_reason
+        diverged = self.calls - step.replayed - step.recorded   # replays that ran eagerly
+        if reason is None and step.recorded > max(self.RECORDINGS, step.replayed):
+            reason = (f"{step.recorded} of {self.calls} calls recorded a new plan (a learning "
+                      "rate that changes on every iteration, batches of changing shapes or "
+                      "holding other non-tensor values): recording costs more than replay saves")
+        elif reason is None and diverged > max(self.RECORDINGS, step.replayed):
+            reason = (f"{diverged} of {self.calls} replays read a value on the host (item(), "
+                      "float(), a branch on a tensor) that differed from the recording's, and "
+                      "ran eagerly: replay costs more than it saves")
+        if reason is not None:
+            self.log.info(f"{self.what} run eagerly from now on: {reason}")
+            self.step = None
+        elif step.replayed and not self.replaying:
+            self.replaying = True
+            self.log.info(f"{self.what} replay captured kernels (burn_torch.capture) after "
+                          f"{step.recorded} recorded; capture(False) turns this off")
+        return result
 
 
 class LearningResult(NamedTuple):
@@ -127,6 +215,7 @@ class SupervisedTraining:
         self._summary = False
         self._seed = 0
         self._plot = True
+        self._capture = True
 
     @classmethod
     def new(cls, artifact_dir, loader_train: DataLoader, loader_valid: DataLoader) -> "SupervisedTraining":
@@ -214,6 +303,16 @@ class SupervisedTraining:
         """Whether ``launch`` writes ``metrics.png`` at the end (default: yes)."""
         return self._with(_plot=bool(enabled))
 
+    def capture(self, enabled: bool = True) -> "SupervisedTraining":
+        """Whether training iterations and validation steps run captured (default: yes):
+        ``train_step`` and the optimizer step, and ``inference_step``, replayed through
+        [`burn_torch.capture`][burn_torch.capture.capture], bit-equal to eager, falling back
+        to eager (the reason in ``experiment.log``) when they cannot be (see the module
+        docstring); ``capture(False)`` runs every step eagerly (for steps with Python side
+        effects replay would skip: printing, counting calls...). Returns the new
+        configuration."""
+        return self._with(_capture=bool(enabled))
+
     # ---- the loop ---------------------------------------------------------------------
     def launch(self, learner: Learner) -> LearningResult:
         """Trains; returns the [`LearningResult`][burn_torch.train.learner.LearningResult] once
@@ -251,6 +350,9 @@ class SupervisedTraining:
         renderer = self._renderer or default_renderer()
         self._interrupter.reset()  # a stop asked during an earlier launch does not carry over
         loggers = FileMetricLogger(directory)
+        iterations = _Captured(_grads_and_item if self._accumulation else _iteration,
+                               self._capture, "training iterations", log, eager_first=True)
+        validation = _Captured(_inference, self._capture, "validation steps", log)
         last = start - 1
         renderer.start(self._artifact_dir_text, start, self._num_epochs, len(train), len(valid))
         try:
@@ -259,12 +361,13 @@ class SupervisedTraining:
                 torch.manual_seed(rng_seed)
                 if device is not None:
                     device.seed(rng_seed)
-                model = self._train_epoch(model, optimizer, scheduler, train, epoch, loggers, renderer)
+                model = self._train_epoch(model, optimizer, scheduler, train, epoch, loggers, renderer,
+                                          iterations)
                 if self._interrupter.should_stop():
                     loggers.discard_epoch("train", epoch)
                     log.info(f"interrupted during epoch {epoch}; it is not checkpointed")
                     break
-                self._valid_epoch(model.valid(), valid, epoch, loggers, renderer)
+                self._valid_epoch(model.valid(), valid, epoch, loggers, renderer, validation)
                 last = epoch
                 if checkpointer is not None:
                     checkpointer.save(epoch, model.into_record(), optimizer.to_record(), scheduler.to_record())
@@ -288,7 +391,7 @@ class SupervisedTraining:
             plot_in_background(directory, names, log)
         return result
 
-    def _train_epoch(self, model, optimizer, scheduler, loader, epoch, loggers, renderer):
+    def _train_epoch(self, model, optimizer, scheduler, loader, epoch, loggers, renderer, iterations):
         metrics = self._metrics["train"]
         for m in metrics:
             m.clear()
@@ -297,32 +400,30 @@ class SupervisedTraining:
         accumulator, pending = (GradientsAccumulator(), 0) if self._accumulation else (None, 0)
         for i, batch in enumerate(loader, 1):
             lr = scheduler.step()
-            output = model.train_step(batch)
-            if not isinstance(output, TrainOutput):
-                raise TypeError(f"train_step must return a TrainOutput, got {type(output).__name__}")
             if accumulator is None:
-                model = optimizer.step(lr, model, output.grads)
+                model, item = iterations(model, optimizer, lr, batch)
             else:
-                accumulator.accumulate(model, output.grads)
+                grads, item = iterations(model, batch)
+                accumulator.accumulate(model, grads)
                 pending += 1
                 if pending == self._accumulation:
                     model = optimizer.step(lr, model, accumulator.grads())
                     pending = 0
-            self._record("train", metrics, output.item, MetricMetadata(epoch, self._num_epochs, i, total, lr),
+            self._record("train", metrics, item, MetricMetadata(epoch, self._num_epochs, i, total, lr),
                          loggers, renderer)
             if self._interrupter.should_stop():
                 return model
         self._end_epoch("train", metrics, epoch, loggers, renderer)
         return model
 
-    def _valid_epoch(self, model, loader, epoch, loggers, renderer) -> None:
+    def _valid_epoch(self, model, loader, epoch, loggers, renderer, validation) -> None:
         metrics = self._metrics["valid"]
         for m in metrics:
             m.clear()
         loader.set_epoch(epoch - 1)
         total = len(loader)
         for i, batch in enumerate(loader, 1):
-            output = model.inference_step(batch)
+            output = validation(model, batch)
             self._record("valid", metrics, output, MetricMetadata(epoch, self._num_epochs, i, total, None),
                          loggers, renderer)
         self._end_epoch("valid", metrics, epoch, loggers, renderer)

@@ -84,6 +84,7 @@ class ClassificationOutput:
     ``ClassificationOutput``); feeds LossMetric, AccuracyMetric, TopKAccuracyMetric."""
 
     __slots__ = ("loss", "output", "targets")
+    _capture_record = True   # a captured step may take or return one (burn_torch.capture)
 
     def __init__(self, loss: Tensor, output: Tensor, targets: Tensor) -> None:
         self.loss, self.output, self.targets = loss, output, targets
@@ -100,6 +101,7 @@ class RegressionOutput:
     """Loss, outputs and targets of a regression (Burn's ``RegressionOutput``); feeds LossMetric."""
 
     __slots__ = ("loss", "output", "targets")
+    _capture_record = True   # a captured step may take or return one (burn_torch.capture)
 
     def __init__(self, loss: Tensor, output: Tensor, targets: Tensor) -> None:
         self.loss, self.output, self.targets = loss, output, targets
