@@ -4,9 +4,11 @@ reads, and reports divergence of hidden control flow when asked to check."""
 import dataclasses
 import functools
 import pathlib
+import random
 import sys
 from typing import NamedTuple
 
+import numpy as np
 import pytest
 import torch
 
@@ -470,6 +472,35 @@ def test_a_function_that_fills_a_container_argument_runs_eagerly_every_call():
     for seed in range(3):
         step(_const(2, 3, seed=seed), _leaf(3, 4, seed=seed), log)
     assert len(log) == 3 and step.replayed == 0 and "changed its arguments" in step.eager_reason
+
+
+def _python_coin() -> bool:
+    return random.random() < 0.5
+
+
+def _numpy_coin() -> bool:
+    return bool(np.random.rand() < 0.5)
+
+
+@pytest.mark.parametrize("coin, generator", [(_python_coin, "Python's random module"),
+                                             (_numpy_coin, "numpy's global generator")],
+                         ids=["random", "numpy"])
+def test_a_draw_from_a_host_generator_while_recorded_makes_every_call_run_eagerly(coin, generator):
+    """A coin flipped on the host (teacher forcing) would be frozen into a plan: the recording
+    sees the generator move, so each call takes its own branch, as eager."""
+    def fn(x, w):
+        scale = 2.0 if coin() else 3.0
+        grads = (x @ w).mul_scalar(scale).sum().backward()
+        return w.grad(grads)
+    calls = [(_const(2, 3, seed=s), _leaf(3, 4, seed=s)) for s in range(12)]
+    random.seed(5)
+    np.random.seed(5)
+    step = capture(fn)
+    captured = [step(*args) for args in calls]
+    random.seed(5)
+    np.random.seed(5)
+    assert _bits(captured, [fn(*args) for args in calls])
+    assert step.replayed == 0 and generator in step.eager_reason
 
 
 def test_a_module_that_contains_itself_runs_eagerly():

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import io
+import random
 import sys
 from pathlib import Path
 
@@ -123,13 +124,30 @@ def _host_reading_model():
     return HostReadingClassifier(job.Device.cpu())
 
 
+class CoinClassifier(job.Classifier):
+    """A train step that flips a coin with Python's random module (as the seq2seq tutorial's
+    teacher forcing does): a plan would freeze the recorded flip."""
+
+    def train_step(self, batch) -> TrainOutput:
+        item = self.classify(batch)
+        loss = item.loss.mul_scalar(2.0) if random.random() < 0.5 else item.loss
+        return TrainOutput(self, loss.backward(), item)
+
+
+def _coin_learner() -> Learner:
+    random.seed(3)   # each run flips the same coins
+    job.Device.cpu().seed(1)
+    return Learner.new(CoinClassifier(job.Device.cpu()), AdamConfig().init(), 1e-2)
+
+
 @pytest.mark.parametrize("make_learner, reason", [
     (lambda: Learner.new(job.initial_model(), AdaGradConfig().init(), 1e-2), "AdaGrad"),
     (lambda: Learner.new(_norm_model(), AdamConfig().init(), 1e-2), "changed its arguments"),
     (lambda: Learner.new(job.initial_model(), AdamConfig().init(), LinearLrScheduler(1e-2, 1e-3, 100)),
      "learning rate that changes"),
     (lambda: Learner.new(_host_reading_model(), AdamConfig().init(), 1e-2), "read a value on the host"),
-], ids=["AdaGrad", "BatchNorm", "schedule", "host read"])
+    (_coin_learner, "Python's random module"),
+], ids=["AdaGrad", "BatchNorm", "schedule", "host read", "coin flip"])
 def test_an_iteration_that_cannot_be_captured_falls_back_to_eager_and_says_why_once(
         tmp_path, make_learner, reason):
     captured, _ = runs_equal(tmp_path, make_learner)

@@ -24,7 +24,10 @@ the key); any difference sends it through the general key lookup.
 What replay cannot see (as with CUDA graphs):
 
 - **Python control flow that depends on anything but the key**: a branch on a global, a
-  counter, the time. ``fn`` must be a function of its arguments' shapes and values. Tensor
+  counter, the time. ``fn`` must be a function of its arguments' shapes and values. A draw
+  from Python's ``random`` module or numpy's global generator while ``fn`` is recorded (a
+  teacher-forcing coin flip) is found out (their states are compared) and makes the function
+  unreplayable: every call runs eagerly. Tensor
   values read on the host are *guards*: a read through ``int()``, ``bool()``, ``float()``,
   ``.item()`` or ``.tolist()`` is re-read by the replay, which runs ``fn`` eagerly instead when
   the value differs from the recording's; the index range checks of ``gather``/``select``/
@@ -94,6 +97,7 @@ from ..autodiff import hooks as _hooks
 from ..errors import AutodiffError
 from ._cuda import try_graph
 from ._guard import compile_guard, environment
+from ._host_random import drew_from_host_random, host_random_state
 from ._inputs import OPTIMIZERS, NotReplayable, flatten, optimizer_states
 from ._plan import Plan, Unreplayable
 from ._record import Recording, signature
@@ -199,6 +203,7 @@ class CapturedStep:
         watch = _LeafWatch(leaves)
         unregister = _hooks.register(
             lambda root, seed: watch if threading.get_ident() == me else None)
+        host_random = host_random_state()
         try:
             with rec:
                 result = self.fn(*args, **kwargs)
@@ -206,6 +211,9 @@ class CapturedStep:
             unregister()
         if rec.unreplayable is not None:
             return result, rec.unreplayable
+        drew = drew_from_host_random(host_random)
+        if drew is not None:
+            return result, drew
         if _changed(args, kwargs, key, tensors, nodes):
             return result, ("fn changed its arguments (a module's state, such as BatchNorm's "
                             "running statistics in training, or a container it fills): replay "

@@ -30,7 +30,8 @@ state, the learning rate...) and bit-equal to eager: same weights, optimizer sta
 checkpoints. With ``grads_accumulation`` only ``train_step`` is captured. The first training
 iteration (validation step) that cannot be captured (an optimizer rule that is not capturable
 such as AdaGrad, a model that changes its own state in training such as ``BatchNorm``'s
-running statistics, a batch holding an object written in C...), or recordings (or replays
+running statistics, a batch holding an object written in C, a draw from Python's ``random``
+or numpy's global generator...), or recordings (or replays
 that saw another host-read value and ran eagerly) outnumbering replays past 8 (a learning rate
 that changes on every iteration, a branch on ``loss.into_scalar()``), turns capture off for the
 training iterations (validation steps) of the rest of the launch; the reason is written once
